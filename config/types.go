@@ -1,0 +1,165 @@
+package config
+
+import "time"
+
+// Config is a whole, validated server configuration.
+type Config struct {
+	// Path is the root config file ("" for configs given inline); relative
+	// grid.file and setup paths fall back to its directory.
+	Path       string
+	Server     Server
+	ManualMode [][]string // only meaningful when Server.TournamentMode == ModeManual
+	Match      []Match    // one entry per simulation of a match, in order
+	Teams      []Team     // in file order
+}
+
+// Tournament modes (CONFIG.md §9).
+const (
+	ModeRoundRobin = "round-robin"
+	ModeManual     = "manual"
+	ModeRandom     = "random"
+)
+
+// Server is the "server" block with defaults applied (CONFIG.md §2).
+type Server struct {
+	TournamentMode         string
+	TeamsPerMatch          int
+	Launch                 string
+	Port                   int
+	Backlog                int
+	AgentTimeout           time.Duration
+	ResultPath             string
+	LogLevel               string
+	LogPath                string // "" = no log file
+	ReplayPath             string // "" = no replays
+	MaxPacketLength        int
+	WaitBetweenSimulations time.Duration
+	// Defaulted lists the keys that were absent and got their default, for logging.
+	Defaulted []string
+}
+
+// Team is one entry of the "teams" block. Accounts are Prefix+Name+i, i = 1..MaxTeamSize.
+type Team struct {
+	Name     string
+	Prefix   string
+	Password string
+}
+
+// Bounds is an inclusive [min, max] pair.
+type Bounds struct{ Min, Max int }
+
+// Match is one simulation ("match" array entry), validated (CONFIG.md §6).
+type Match struct {
+	ID                  string
+	Steps               int
+	RandomSeed          int64
+	HasRandomSeed       bool // false: seed from the clock at simulation start
+	RandomFail          int
+	TeamSize            int // sum of the "entities" counts
+	ClusterBounds       Bounds
+	Roles               []Role // inheritance from the first (default) role already applied
+	ClearEnergyCost     int
+	DeactivatedDuration int
+	MaxEnergy           int
+	RefreshEnergy       int
+	StepRecharge        int
+	ClearDamage         []int
+	AttachLimit         int
+	Grid                Grid
+	BlockTypes          Bounds
+	Dispensers          Bounds
+	Tasks               Tasks
+	Events              Events
+	Regulation          Regulation
+	Setup               string // path of the setup file as resolved (see ResolvePath), "" if none
+	AbsolutePosition    bool
+}
+
+// Role is a fully resolved role (CONFIG.md §6.2).
+type Role struct {
+	Name             string
+	Vision           int
+	Actions          []string // default role's actions first, then the role's own, no duplicates
+	Speed            []int
+	ClearChance      float64
+	ClearMaxDistance int
+}
+
+// Grid is the "grid" object of a match entry.
+type Grid struct {
+	Width        int
+	Height       int
+	File         string // bitmap path as resolved, "" if none
+	Instructions []Instruction
+	Goals        Zones
+	RoleZones    Zones
+	// Connected asks map generation to guarantee that start positions,
+	// dispensers and zones are mutually reachable (massim-go extension).
+	Connected bool
+}
+
+// Instruction is one terrain generation step, e.g. ["cave", 0.6, 2, 5, 4].
+type Instruction struct {
+	Name string
+	Args []float64
+}
+
+// Zones configures goal or role zones.
+type Zones struct {
+	Number          int
+	Size            Bounds
+	MoveProbability float64 // goal zones only
+}
+
+// Tasks is the "tasks" object.
+type Tasks struct {
+	Size        Bounds
+	Concurrent  int
+	Iterations  Bounds
+	MaxDuration Bounds
+}
+
+// Events is the "events" object (clear events).
+type Events struct {
+	Chance    int
+	Radius    Bounds
+	Warning   int
+	Create    Bounds
+	Perimeter int
+}
+
+// Regulation is the "regulation" object (norms).
+type Regulation struct {
+	Simultaneous int
+	Chance       float64
+	Subjects     []NormSubject
+}
+
+// NormSubject is one norm template.
+type NormSubject struct {
+	Name         string // Carry, Adopt or RoleIndividual
+	Announcement Bounds
+	Duration     Bounds
+	Punishment   Bounds
+	Weight       float64
+	Quantity     Bounds // Carry: optional.quantity (default {0,4})
+	Playing      int    // Adopt: optional.playing percent (default 100)
+}
+
+// MaxTeamSize is the largest team size over all match entries.
+func (c *Config) MaxTeamSize() int {
+	n := 0
+	for _, m := range c.Match {
+		n = max(n, m.TeamSize)
+	}
+	return n
+}
+
+// TeamSizes lists the team size of every match entry, in order.
+func (c *Config) TeamSizes() []int {
+	sizes := make([]int, len(c.Match))
+	for i, m := range c.Match {
+		sizes[i] = m.TeamSize
+	}
+	return sizes
+}

@@ -1,0 +1,71 @@
+package scenario
+
+import "github.com/massim-go/massim/protocol"
+
+// Action results (SCENARIO.md §8.14).
+const (
+	ResultSuccess         = "success"
+	ResultPartialSuccess  = "partial_success"
+	ResultFailed          = "failed"
+	ResultFailedParameter = "failed_parameter"
+	ResultFailedPath      = "failed_path"
+	ResultFailedPartner   = "failed_partner"
+	ResultFailedTarget    = "failed_target"
+	ResultFailedBlocked   = "failed_blocked"
+	ResultFailedResources = "failed_resources"
+	ResultFailedLocation  = "failed_location"
+	ResultFailedStatus    = "failed_status"
+	ResultFailedRole      = "failed_role"
+	ResultFailedRandom    = "failed_random"
+	ResultUnknownAction   = "unknown_action"
+
+	// resultUnprocessed marks an action between the first and second pass.
+	resultUnprocessed = "unprocessed"
+)
+
+// entity is the state of one agent's body (SCENARIO.md §3).
+type entity struct {
+	t        *thing
+	name     string
+	team     int // index into World.teams
+	index    int // agent index within the team, 0-based
+	role     int // index into World.roles
+	energy   int
+	disabled int // deactivation counter, 0 = active
+
+	action       string
+	actionParams []string
+	result       string
+
+	events        []protocol.Event // generated in the current action phase
+	perceptEvents []protocol.Event // generated in the previous action phase, shown in this step's percept
+}
+
+func (e *entity) deactivated() bool { return e.disabled > 0 }
+
+// loseEnergy applies §3 "lose energy by k": energy never drops below 0, and
+// reaching 0 (re)starts the deactivation even for k = 0.
+func (w *World) loseEnergy(e *entity, k int) {
+	e.energy = max(e.energy-k, 0)
+	if e.energy == 0 {
+		w.deactivate(e)
+	}
+}
+
+// deactivate starts the deactivation counter and drops the entity's direct links.
+func (w *World) deactivate(e *entity) {
+	e.disabled = w.p.DeactivatedDuration + 1
+	w.things.unlinkAll(e.t)
+}
+
+// preStep is the per-step countdown and recharge of §3.
+func (w *World) preStep(e *entity) {
+	if e.disabled > 0 {
+		e.disabled--
+		if e.disabled == 0 {
+			e.energy = w.p.RefreshEnergy
+			return
+		}
+	}
+	e.energy = min(e.energy+w.p.StepRecharge, w.p.MaxEnergy)
+}

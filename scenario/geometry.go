@@ -1,0 +1,110 @@
+package scenario
+
+// Pos is a cell of the grid (absolute) or an offset (relative).
+type Pos struct{ X, Y int }
+
+// Add returns p shifted by d.
+func (p Pos) Add(d Pos) Pos { return Pos{p.X + d.X, p.Y + d.Y} }
+
+// Directions of SCENARIO.md §1.2.
+var directions = map[string]Pos{
+	"n": {0, -1},
+	"s": {0, 1},
+	"e": {1, 0},
+	"w": {-1, 0},
+}
+
+// direction parses a direction parameter.
+func direction(s string) (Pos, bool) {
+	d, ok := directions[s]
+	return d, ok
+}
+
+// grid is the torus geometry of SCENARIO.md §1.
+type grid struct{ w, h int }
+
+func mod(a, n int) int {
+	a %= n
+	if a < 0 {
+		a += n
+	}
+	return a
+}
+
+// wrap brings p onto the grid.
+func (g grid) wrap(p Pos) Pos { return Pos{mod(p.X, g.w), mod(p.Y, g.h)} }
+
+// index is the cell index of a wrapped position.
+func (g grid) index(p Pos) int { return p.Y*g.w + p.X }
+
+// pos is the position of a cell index.
+func (g grid) pos(i int) Pos { return Pos{i % g.w, i / g.w} }
+
+// distance is the Manhattan distance on the torus (§1.3).
+func (g grid) distance(a, b Pos) int {
+	dx, dy := abs(a.X-b.X), abs(a.Y-b.Y)
+	if 2*dx > g.w {
+		dx = g.w - dx
+	}
+	if 2*dy > g.h {
+		dy = g.h - dy
+	}
+	return dx + dy
+}
+
+// relative is the position of p as seen from o (§1.4).
+func (g grid) relative(o, p Pos) Pos {
+	return Pos{relAxis(p.X-o.X, g.w), relAxis(p.Y-o.Y, g.h)}
+}
+
+func relAxis(d, n int) int {
+	switch {
+	case 2*d < -n:
+		return d + n
+	case 2*d > n:
+		return d - n
+	}
+	return d
+}
+
+// rotate turns p by 90° about c (§1.6).
+func (g grid) rotate(c, p Pos, clockwise bool) Pos {
+	r := g.relative(c, p)
+	if clockwise {
+		r = Pos{-r.Y, r.X}
+	} else {
+		r = Pos{r.Y, -r.X}
+	}
+	return g.wrap(c.Add(r))
+}
+
+// area enumerates area(c, r) in the order of §1.5, without repeated cells
+// (they only occur on grids smaller than 2r+1; see the Suggestion in §1.5).
+// The callback gets the wrapped cell and its offset from c.
+func (g grid) area(c Pos, r int, visit func(cell, offset Pos)) {
+	small := g.w < 2*r+1 || g.h < 2*r+1
+	var seen map[Pos]bool
+	if small {
+		seen = make(map[Pos]bool)
+	}
+	for dx := -r; dx <= r; dx++ {
+		k := r - abs(dx)
+		for dy := -k; dy <= k; dy++ {
+			cell := g.wrap(Pos{c.X + dx, c.Y + dy})
+			if small {
+				if seen[cell] {
+					continue
+				}
+				seen[cell] = true
+			}
+			visit(cell, Pos{dx, dy})
+		}
+	}
+}
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}

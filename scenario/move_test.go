@@ -1,0 +1,112 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMove(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(tw *testWorld) *entity
+		params []string
+		result string
+		want   Pos
+	}{
+		{"Success", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n"}, ResultSuccess, Pos{5, 4}},
+		{"FailedParameterWithoutDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, nil, ResultFailedParameter, Pos{5, 5}},
+		{"FailedParameterOnBadDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "up"}, ResultFailedParameter, Pos{5, 5}},
+		{"FailedPathWhenBlocked", func(tw *testWorld) *entity { tw.obstacle(6, 5); return tw.agent(0, 5, 5) }, []string{"e"}, ResultFailedPath, Pos{5, 5}},
+		{"WrapsAroundTheTorus", func(tw *testWorld) *entity { return tw.agent(0, 0, 0) }, []string{"w"}, ResultSuccess, Pos{9, 0}},
+		{"PartialSuccessBeyondSpeed", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "n"}, ResultPartialSuccess, Pos{5, 4}},
+		{"WorkerMovesTwoCells", func(tw *testWorld) *entity {
+			e := tw.agent(0, 5, 5)
+			tw.role(e, "worker")
+			return e
+		}, []string{"s", "e"}, ResultSuccess, Pos{6, 6}},
+		{"PartialSuccessWhenSecondCellBlocked", func(tw *testWorld) *entity {
+			e := tw.agent(0, 5, 5)
+			tw.role(e, "worker")
+			tw.obstacle(5, 3)
+			return e
+		}, []string{"n", "n"}, ResultPartialSuccess, Pos{5, 4}},
+		{"SpeedZeroCannotMove", func(tw *testWorld) *entity {
+			e := tw.agent(0, 5, 5)
+			tw.role(e, "worker")
+			for i, x := range []int{4, 6} {
+				b := tw.block(x, 5, "b0")
+				tw.link(e.t, b)
+				_ = i
+			}
+			tw.link(e.t, tw.block(5, 6, "b0"))
+			return e
+		}, []string{"n"}, ResultFailedPath, Pos{5, 5}},
+		{"OpponentBlocksTheWay", func(tw *testWorld) *entity { tw.agent(1, 5, 4); return tw.agent(0, 5, 5) }, []string{"n"}, ResultFailedPath, Pos{5, 5}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorld(t, 10, 10)
+			e := tc.setup(tw)
+			assert.Equal(t, tc.result, tw.do(e, ActionMove, tc.params...))
+			assert.Equal(t, tc.want, e.t.pos)
+		})
+	}
+}
+
+func TestMove_StructureMovesTogether(t *testing.T) {
+	tw := newTestWorld(t, 10, 10)
+	e := tw.agent(0, 5, 5)
+	b := tw.block(5, 6, "b0")
+	tw.link(e.t, b)
+	assert.Equal(t, ResultSuccess, tw.do(e, ActionMove, "s"))
+	assert.Equal(t, Pos{5, 6}, e.t.pos)
+	assert.Equal(t, Pos{5, 7}, b.pos)
+	assert.Same(t, b, tw.things.unique(Pos{5, 7}))
+}
+
+func TestMove_BlockedWhenAttachedThingHitsObstacle(t *testing.T) {
+	tw := newTestWorld(t, 10, 10)
+	e := tw.agent(0, 5, 5)
+	tw.link(e.t, tw.block(6, 5, "b0"))
+	tw.obstacle(6, 4)
+	assert.Equal(t, ResultFailedPath, tw.do(e, ActionMove, "n"))
+}
+
+func TestMove_LeavesASharedStartCell(t *testing.T) {
+	tw := newTestWorld(t, 10, 10)
+	a := tw.agent(0, 5, 5)
+	b := tw.agent(1, 5, 5)
+	assert.Equal(t, ResultSuccess, tw.do(a, ActionMove, "e"))
+	assert.Same(t, b.t, tw.things.unique(Pos{5, 5}))
+	assert.Equal(t, ResultFailedPath, tw.do(a, ActionMove, "w"), "an entity can never re-enter an occupied cell")
+}
+
+func TestFirstPass(t *testing.T) {
+	tests := []struct {
+		name   string
+		action Action
+		setup  func(tw *testWorld, e *entity)
+		result string
+	}{
+		{"FailedStatusWhenDeactivated", Action{Name: ActionSkip}, func(tw *testWorld, e *entity) { e.disabled = 3 }, ResultFailedStatus},
+		{"NoActionFailsWhenDeactivated", Action{Name: ActionNoAction}, func(tw *testWorld, e *entity) { e.disabled = 3 }, ResultFailedStatus},
+		{"UnknownAction", Action{Name: "fly"}, nil, ResultUnknownAction},
+		{"FailedRoleWhenNotPermitted", Action{Name: ActionRequest, Params: []string{"n"}}, nil, ResultFailedRole},
+		{"FailedRandom", Action{Name: ActionSkip}, func(tw *testWorld, e *entity) { tw.p.RandomFail = 100 }, ResultFailedRandom},
+		{"SkipSucceeds", Action{Name: ActionSkip}, nil, ResultSuccess},
+		{"NoActionSucceeds", Action{Name: ActionNoAction}, nil, ResultSuccess},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorld(t, 10, 10)
+			e := tw.agent(0, 5, 5)
+			if tc.setup != nil {
+				tc.setup(tw, e)
+			}
+			tw.act(map[*entity]Action{e: tc.action})
+			assert.Equal(t, tc.result, e.result)
+			assert.Equal(t, tc.action.Name, e.action)
+		})
+	}
+}

@@ -1,0 +1,291 @@
+package scenario
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/massim-go/massim/protocol"
+)
+
+// Snapshot is the world state after a step (REPLAY.md §3). All positions are
+// absolute, except task requirements. Arrays are in a stable order so that
+// equal worlds give byte-identical JSON.
+type Snapshot struct {
+	Step       int                 `json:"step"`
+	Entities   []EntitySnapshot    `json:"entities"`
+	Blocks     []BlockSnapshot     `json:"blocks"`
+	Obstacles  []ObstacleSnapshot  `json:"obstacles"`
+	Dispensers []DispenserSnapshot `json:"dispensers"`
+	GoalZones  []ZoneSnapshot      `json:"goalZones"`
+	RoleZones  []ZoneSnapshot      `json:"roleZones"`
+	Clear      []ZoneSnapshot      `json:"clear"`
+	Tasks      []TaskSnapshot      `json:"tasks"`
+	Norms      []NormSnapshot      `json:"norms"`
+	Violations []ViolationSnapshot `json:"violations"`
+	Scores     []TeamScore         `json:"scores"`
+	Events     []LogEvent          `json:"events"`
+}
+
+// EntitySnapshot is one entity (REPLAY.md §3.1).
+type EntitySnapshot struct {
+	ID           int              `json:"id"`
+	Name         string           `json:"name"`
+	Team         string           `json:"team"`
+	Pos          protocol.Pos     `json:"pos"`
+	Role         string           `json:"role"`
+	Energy       int              `json:"energy"`
+	Vision       int              `json:"vision"`
+	Deactivated  bool             `json:"deactivated"`
+	Action       string           `json:"action"`
+	ActionParams []string         `json:"actionParams"`
+	ActionResult string           `json:"actionResult"`
+	Attached     []protocol.Pos   `json:"attached,omitempty"`
+	Events       []protocol.Event `json:"events,omitempty"`
+}
+
+// BlockSnapshot is one block.
+type BlockSnapshot struct {
+	ID       int            `json:"id"`
+	Pos      protocol.Pos   `json:"pos"`
+	Type     string         `json:"type"`
+	Attached []protocol.Pos `json:"attached,omitempty"`
+}
+
+// ObstacleSnapshot is one obstacle.
+type ObstacleSnapshot struct {
+	ID       int            `json:"id"`
+	Pos      protocol.Pos   `json:"pos"`
+	Attached []protocol.Pos `json:"attached,omitempty"`
+}
+
+// DispenserSnapshot is one dispenser.
+type DispenserSnapshot struct {
+	ID   int          `json:"id"`
+	Pos  protocol.Pos `json:"pos"`
+	Type string       `json:"type"`
+}
+
+// ZoneSnapshot is a goal zone, role zone or pending clear event.
+type ZoneSnapshot struct {
+	Pos protocol.Pos `json:"pos"`
+	R   int          `json:"r"`
+}
+
+// TaskSnapshot is an active task; requirement positions are relative.
+type TaskSnapshot struct {
+	Name         string                    `json:"name"`
+	Deadline     int                       `json:"deadline"`
+	Reward       int                       `json:"reward"`
+	Requirements []TaskRequirementSnapshot `json:"requirements"`
+}
+
+// TaskRequirementSnapshot is one task requirement.
+type TaskRequirementSnapshot struct {
+	Pos  protocol.Pos `json:"pos"`
+	Type string       `json:"type"`
+}
+
+// NormSnapshot is an approved norm; requirement types are upper case (REPLAY.md §3.6).
+type NormSnapshot struct {
+	Name         string                    `json:"name"`
+	Start        int                       `json:"start"`
+	Until        int                       `json:"until"`
+	Level        string                    `json:"level"`
+	Punishment   int                       `json:"punishment"`
+	Requirements []NormRequirementSnapshot `json:"requirements"`
+}
+
+// NormRequirementSnapshot is one norm requirement.
+type NormRequirementSnapshot struct {
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	Quantity int    `json:"quantity"`
+}
+
+// ViolationSnapshot records a violation of the step's regulation.
+type ViolationSnapshot struct {
+	Norm string `json:"norm"`
+	Who  string `json:"who"`
+}
+
+// MarshalJSON writes a score as the pair [team, score] of REPLAY.md §3.
+func (s TeamScore) MarshalJSON() ([]byte, error) {
+	team, err := json.Marshal(s.Team)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte{'['}, team...)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, s.Score, 10)
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON reads the pair [team, score].
+func (s *TeamScore) UnmarshalJSON(data []byte) error {
+	var pair [2]json.RawMessage
+	if err := json.Unmarshal(data, &pair); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(pair[0], &s.Team); err != nil {
+		return err
+	}
+	return json.Unmarshal(pair[1], &s.Score)
+}
+
+// Snapshot captures the current world (REPLAY.md §2: after set-up it is step -1,
+// after Execute the step just executed).
+func (w *World) Snapshot() *Snapshot {
+	s := &Snapshot{
+		Step:       w.step,
+		Entities:   make([]EntitySnapshot, 0, len(w.entities)),
+		Blocks:     []BlockSnapshot{},
+		Obstacles:  []ObstacleSnapshot{},
+		Dispensers: []DispenserSnapshot{},
+		GoalZones:  zoneSnapshots(w.goalZones),
+		RoleZones:  zoneSnapshots(w.roleZones),
+		Clear:      []ZoneSnapshot{},
+		Tasks:      []TaskSnapshot{},
+		Norms:      []NormSnapshot{},
+		Violations: []ViolationSnapshot{},
+		Scores:     w.Scores(),
+		Events:     slices.Clone(w.logEvents),
+	}
+	if s.Events == nil {
+		s.Events = []LogEvent{}
+	}
+	var comp []*thing
+	attachedOf := func(t *thing) []protocol.Pos {
+		if len(t.links) == 0 {
+			return nil
+		}
+		comp = w.things.structure(t, comp)
+		out := make([]protocol.Pos, 0, len(comp)-1)
+		for _, c := range comp[1:] {
+			out = append(out, protocol.Pos{c.pos.X, c.pos.Y})
+		}
+		return out
+	}
+	for _, e := range w.entities {
+		role := w.roles[e.role]
+		s.Entities = append(s.Entities, EntitySnapshot{
+			ID: e.t.id, Name: e.name, Team: w.teams[e.team].Name,
+			Pos: protocol.Pos{e.t.pos.X, e.t.pos.Y}, Role: role.Name, Energy: e.energy, Vision: role.Vision,
+			Deactivated: e.deactivated(), Action: e.action, ActionParams: e.actionParams, ActionResult: e.result,
+			Attached: attachedOf(e.t), Events: slices.Clone(e.events),
+		})
+	}
+	for _, t := range w.things.all {
+		if t == nil || t.removed {
+			continue
+		}
+		pos := protocol.Pos{t.pos.X, t.pos.Y}
+		switch t.kind {
+		case KindBlock:
+			s.Blocks = append(s.Blocks, BlockSnapshot{ID: t.id, Pos: pos, Type: t.typ, Attached: attachedOf(t)})
+		case KindObstacle:
+			s.Obstacles = append(s.Obstacles, ObstacleSnapshot{ID: t.id, Pos: pos, Attached: attachedOf(t)})
+		case KindDispenser:
+			s.Dispensers = append(s.Dispensers, DispenserSnapshot{ID: t.id, Pos: pos, Type: t.typ})
+		}
+	}
+	for _, c := range w.clears {
+		s.Clear = append(s.Clear, ZoneSnapshot{Pos: protocol.Pos{c.centre.X, c.centre.Y}, R: c.radius})
+	}
+	for _, t := range w.activeTasks() {
+		reqs := make([]TaskRequirementSnapshot, len(t.reqs))
+		for i, r := range t.reqs {
+			reqs[i] = TaskRequirementSnapshot{Pos: protocol.Pos{r.pos.X, r.pos.Y}, Type: r.typ}
+		}
+		s.Tasks = append(s.Tasks, TaskSnapshot{Name: t.name, Deadline: t.deadline, Reward: t.reward(), Requirements: reqs})
+	}
+	for _, n := range w.norms {
+		if n.approved(w.step) {
+			s.Norms = append(s.Norms, NormSnapshot{
+				Name: n.name, Start: n.start, Until: n.until, Level: n.level, Punishment: n.punishment,
+				Requirements: []NormRequirementSnapshot{{Type: upper(n.req.typ), Name: n.req.name, Quantity: n.req.quantity}},
+			})
+		}
+	}
+	for _, v := range w.violations {
+		s.Violations = append(s.Violations, ViolationSnapshot{Norm: v.norm, Who: v.who})
+	}
+	return s
+}
+
+func zoneSnapshots(zones []zone) []ZoneSnapshot {
+	out := make([]ZoneSnapshot, len(zones))
+	for i, z := range zones {
+		out[i] = ZoneSnapshot{Pos: protocol.Pos{z.centre.X, z.centre.Y}, R: z.radius}
+	}
+	return out
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// Static is the static world of a simulation (REPLAY.md §1.2).
+type Static struct {
+	Sim        string
+	Width      int
+	Height     int
+	Teams      []string // match order
+	BlockTypes []string
+	MaxEnergy  int
+	Steps      int
+}
+
+// Static describes the world for replays and viewers; sim is the simulation name.
+func (w *World) Static(sim string) Static {
+	teams := make([]string, len(w.teams))
+	for i, t := range w.teams {
+		teams[i] = t.Name
+	}
+	return Static{Sim: sim, Width: w.g.w, Height: w.g.h, Teams: teams,
+		BlockTypes: slices.Clone(w.blockTypes), MaxEnergy: w.p.MaxEnergy, Steps: w.p.Steps}
+}
+
+// MarshalJSON writes the REPLAY.md §1.2 form, teams as an object in match order.
+func (s Static) MarshalJSON() ([]byte, error) {
+	sim, err := json.Marshal(s.Sim)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(`{"sim":`), sim...)
+	b = append(b, `,"grid":{"width":`...)
+	b = strconv.AppendInt(b, int64(s.Width), 10)
+	b = append(b, `,"height":`...)
+	b = strconv.AppendInt(b, int64(s.Height), 10)
+	b = append(b, `},"teams":{`...)
+	for i, t := range s.Teams {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		name, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, name...)
+		b = append(b, `:{"name":`...)
+		b = append(b, name...)
+		b = append(b, '}')
+	}
+	bt, err := json.Marshal(append([]string{}, s.BlockTypes...))
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `},"blockTypes":`...)
+	b = append(b, bt...)
+	b = append(b, `,"maxEnergy":`...)
+	b = strconv.AppendInt(b, int64(s.MaxEnergy), 10)
+	b = append(b, `,"steps":`...)
+	b = strconv.AppendInt(b, int64(s.Steps), 10)
+	return append(b, '}'), nil
+}

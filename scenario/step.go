@@ -1,0 +1,83 @@
+package scenario
+
+import (
+	"errors"
+	"slices"
+)
+
+// ErrPhase is returned when Prepare or Execute is called out of turn.
+var ErrPhase = errors.New("scenario: step called out of order")
+
+// Prepare advances to the next step and runs its preparation (SCENARIO.md
+// §7.1). Afterwards the percepts of the step can be read.
+func (w *World) Prepare() error {
+	if w.phase != phaseExecuted || w.step >= w.p.Steps-1 {
+		return ErrPhase
+	}
+	w.step++
+	w.phase = phasePrepared
+	w.logEvents = w.logEvents[:0]
+	clear(w.markers)
+	for _, e := range w.entities {
+		w.preStep(e)
+	}
+	w.preparePercepts()
+	return nil
+}
+
+// Execute runs the action phase of the current step (§7.2). Agents missing
+// from actions did not answer in time and get no_action.
+func (w *World) Execute(actions map[string]Action) error {
+	if w.phase != phasePrepared {
+		return ErrPhase
+	}
+	w.phase = phaseExecuted
+	order := slices.Clone(w.entities)
+	w.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+
+	for _, e := range order {
+		a, ok := actions[e.name]
+		if !ok {
+			a = Action{Name: ActionNoAction}
+		}
+		e.action = a.Name
+		e.actionParams = a.Params
+		if e.actionParams == nil {
+			e.actionParams = []string{}
+		}
+		e.result = w.firstPass(e)
+	}
+	for _, e := range order {
+		if e.result == resultUnprocessed {
+			e.result = w.execute(e)
+		}
+	}
+	return nil
+}
+
+// firstPass decides the results that do not depend on the world (§7.2 item 2).
+func (w *World) firstPass(e *entity) string {
+	switch {
+	case e.deactivated():
+		return ResultFailedStatus
+	case e.action != ActionNoAction && !knownAction(e.action):
+		return ResultUnknownAction
+	case !w.permitted(e, e.action):
+		return ResultFailedRole
+	case w.rng.Int(100) < w.p.RandomFail:
+		return ResultFailedRandom
+	}
+	return resultUnprocessed
+}
+
+// permitted applies §4: no_action always, adapt counts as adopt, anything
+// else must be among the role's actions.
+func (w *World) permitted(e *entity, action string) bool {
+	if action == ActionNoAction {
+		return true
+	}
+	if action == ActionAdapt {
+		action = ActionAdopt
+	}
+	return slices.Contains(w.roles[e.role].Actions, action)
+}

@@ -1,0 +1,200 @@
+package scenario
+
+import "slices"
+
+// Kind is what a thing is.
+type Kind uint8
+
+// Thing kinds. Entities, blocks and obstacles are attachables and occupy
+// their cell; dispensers do not.
+const (
+	KindEntity Kind = iota + 1
+	KindBlock
+	KindObstacle
+	KindDispenser
+)
+
+// thing is anything with an id on the grid.
+type thing struct {
+	id      int
+	kind    Kind
+	pos     Pos
+	typ     string  // block or dispenser type
+	entity  *entity // set for KindEntity
+	links   []int   // ids of directly attached things, ascending
+	nextAt  int     // next attachable on the same cell (only start cells hold several)
+	removed bool
+}
+
+func (t *thing) attachable() bool { return t.kind != KindDispenser }
+
+// things owns every thing of a simulation and the cell index of attachables.
+// Ids are per simulation, from 1, in creation order (SCENARIO.md §2).
+type things struct {
+	g           grid
+	all         []*thing // index = id; all[0] is nil; removed things stay as tombstones
+	firstAt     []int    // per cell: id of the first attachable, 0 if none
+	dispenserAt []int    // per cell: id of the dispenser, 0 if none
+}
+
+func newThings(g grid) *things {
+	return &things{
+		g:           g,
+		all:         []*thing{nil},
+		firstAt:     make([]int, g.w*g.h),
+		dispenserAt: make([]int, g.w*g.h),
+	}
+}
+
+func (ts *things) get(id int) *thing { return ts.all[id] }
+
+// add creates a thing at a wrapped position and indexes it.
+func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
+	t := &thing{id: len(ts.all), kind: kind, pos: pos, typ: typ}
+	ts.all = append(ts.all, t)
+	if kind == KindDispenser {
+		ts.dispenserAt[ts.g.index(pos)] = t.id
+	} else {
+		ts.place(t)
+	}
+	return t
+}
+
+// place links t into its cell's chain; later arrivals go to the end, so a
+// cell lists its entities in creation order.
+func (ts *things) place(t *thing) {
+	t.nextAt = 0
+	i := ts.g.index(t.pos)
+	if ts.firstAt[i] == 0 {
+		ts.firstAt[i] = t.id
+		return
+	}
+	last := ts.all[ts.firstAt[i]]
+	for last.nextAt != 0 {
+		last = ts.all[last.nextAt]
+	}
+	last.nextAt = t.id
+}
+
+// unplace removes t from its cell's chain.
+func (ts *things) unplace(t *thing) {
+	i := ts.g.index(t.pos)
+	if ts.firstAt[i] == t.id {
+		ts.firstAt[i] = t.nextAt
+		t.nextAt = 0
+		return
+	}
+	for prev := ts.all[ts.firstAt[i]]; prev != nil && prev.nextAt != 0; prev = ts.all[prev.nextAt] {
+		if prev.nextAt == t.id {
+			prev.nextAt = t.nextAt
+			t.nextAt = 0
+			return
+		}
+	}
+}
+
+// moveTo relocates an attachable.
+func (ts *things) moveTo(t *thing, pos Pos) {
+	ts.unplace(t)
+	t.pos = pos
+	ts.place(t)
+}
+
+// remove destroys a thing and all its links.
+func (ts *things) remove(t *thing) {
+	for _, other := range t.links {
+		ts.all[other].links = deleteID(ts.all[other].links, t.id)
+	}
+	t.links = nil
+	if t.kind == KindDispenser {
+		ts.dispenserAt[ts.g.index(t.pos)] = 0
+	} else {
+		ts.unplace(t)
+	}
+	t.removed = true
+}
+
+// occupied reports whether a cell holds an attachable.
+func (ts *things) occupied(p Pos) bool { return ts.firstAt[ts.g.index(p)] != 0 }
+
+// at calls visit for every attachable on the cell, in chain order.
+func (ts *things) at(p Pos, visit func(*thing)) {
+	for id := ts.firstAt[ts.g.index(p)]; id != 0; id = ts.all[id].nextAt {
+		visit(ts.all[id])
+	}
+}
+
+// unique is the unique attachable of a cell (SCENARIO.md §2): nil when the
+// cell holds none or several.
+func (ts *things) unique(p Pos) *thing {
+	id := ts.firstAt[ts.g.index(p)]
+	if id == 0 || ts.all[id].nextAt != 0 {
+		return nil
+	}
+	return ts.all[id]
+}
+
+// dispenser is the dispenser on a cell, or nil.
+func (ts *things) dispenser(p Pos) *thing {
+	if id := ts.dispenserAt[ts.g.index(p)]; id != 0 {
+		return ts.all[id]
+	}
+	return nil
+}
+
+// link attaches a and b (idempotent).
+func (ts *things) link(a, b *thing) {
+	if !slices.Contains(a.links, b.id) {
+		a.links = insertID(a.links, b.id)
+		b.links = insertID(b.links, a.id)
+	}
+}
+
+// unlink removes the direct link between a and b; it reports whether there was one.
+func (ts *things) unlink(a, b *thing) bool {
+	if !slices.Contains(a.links, b.id) {
+		return false
+	}
+	a.links = deleteID(a.links, b.id)
+	b.links = deleteID(b.links, a.id)
+	return true
+}
+
+// unlinkAll removes every link of t.
+func (ts *things) unlinkAll(t *thing) {
+	for _, other := range t.links {
+		ts.all[other].links = deleteID(ts.all[other].links, t.id)
+	}
+	t.links = nil
+}
+
+// structure is the connected component of t in the link graph, t first,
+// then breadth-first by ascending ids. buf is reused when it has capacity.
+func (ts *things) structure(t *thing, buf []*thing) []*thing {
+	out := append(buf[:0], t)
+	if len(t.links) == 0 {
+		return out
+	}
+	seen := map[int]bool{t.id: true}
+	for i := 0; i < len(out); i++ {
+		for _, id := range out[i].links {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, ts.all[id])
+			}
+		}
+	}
+	return out
+}
+
+func insertID(ids []int, id int) []int {
+	i, _ := slices.BinarySearch(ids, id)
+	return slices.Insert(ids, i, id)
+}
+
+func deleteID(ids []int, id int) []int {
+	if i, ok := slices.BinarySearch(ids, id); ok {
+		return slices.Delete(ids, i, i+1)
+	}
+	return ids
+}

@@ -1,0 +1,202 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/massim-go/massim/protocol"
+)
+
+// World is one running simulation.
+type World struct {
+	p      Params
+	g      grid
+	rng    *RNG
+	teams  []Team
+	roles  []Role
+	things *things
+
+	entities []*entity // creation order
+	byName   map[string]*entity
+
+	blockTypes []string // sorted as strings
+	goalZones  []zone   // creation order
+	roleZones  []zone
+	goalCover  []int32 // per cell: number of goal zones covering it
+	roleCover  []int32
+
+	step   int
+	phase  phase
+	scores []int64 // per team, match order
+
+	tasks      []*task
+	tasksMade  int
+	norms      []*norm
+	normsMade  int
+	violations []violation
+	clears     []*clearEvent
+	markers    map[int][]string // cell index → marker types of this step
+	logEvents  []LogEvent       // "task completed" events of this step
+
+	// attachedToEntity caches, per thing id, whether its structure holds
+	// another entity; valid between Prepare and Execute (the percept phase).
+	attachedToEntity []bool
+	stepTasks        []protocol.Task // percept form, shared by all agents of the step
+	stepNorms        []protocol.Norm
+}
+
+// phase is where the world is within its step.
+type phase uint8
+
+const (
+	phaseExecuted phase = iota // set-up done, or the current step's actions executed
+	phasePrepared              // preparation done, waiting for actions
+)
+
+// zone is a goal or role zone (SCENARIO.md §12).
+type zone struct {
+	centre Pos
+	radius int
+}
+
+// New builds the world of a simulation in the order of SCENARIO.md §6.1.
+// After New the world is at step -1 (before the first preparation).
+func New(p Params, teams []Team) (*World, error) {
+	if err := checkParams(p, teams); err != nil {
+		return nil, err
+	}
+	g := grid{p.Grid.Width, p.Grid.Height}
+	w := &World{
+		p:         p,
+		g:         g,
+		rng:       NewRNG(p.Seed),
+		teams:     teams,
+		roles:     p.Roles,
+		things:    newThings(g),
+		byName:    make(map[string]*entity),
+		goalCover: make([]int32, g.w*g.h),
+		roleCover: make([]int32, g.w*g.h),
+		step:      -1,
+		scores:    make([]int64, len(teams)),
+		markers:   make(map[int][]string),
+	}
+	if err := w.buildTerrain(); err != nil {
+		return nil, err
+	}
+	if err := w.placeZones(); err != nil {
+		return nil, err
+	}
+	n := w.rng.Between(p.BlockTypes)
+	for i := range n {
+		w.blockTypes = append(w.blockTypes, "b"+strconv.Itoa(i))
+	}
+	slices.Sort(w.blockTypes)
+	if err := w.placeAgents(); err != nil {
+		return nil, err
+	}
+	if err := w.placeDispensers(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func checkParams(p Params, teams []Team) error {
+	var errs []error
+	if p.Grid.Width < 1 || p.Grid.Height < 1 {
+		errs = append(errs, fmt.Errorf("grid %dx%d: must be at least 1x1", p.Grid.Width, p.Grid.Height))
+	}
+	if p.Steps < 1 {
+		errs = append(errs, fmt.Errorf("steps %d: must be >= 1", p.Steps))
+	}
+	if len(p.Roles) == 0 {
+		errs = append(errs, errors.New("roles: need at least the default role"))
+	}
+	for _, r := range p.Roles {
+		if len(r.Speed) == 0 {
+			errs = append(errs, fmt.Errorf("role %s: speed must not be empty", r.Name))
+		}
+	}
+	if len(p.ClearDamage) == 0 {
+		errs = append(errs, errors.New("clearDamage must not be empty"))
+	}
+	if len(teams) == 0 {
+		errs = append(errs, errors.New("no teams"))
+	}
+	for _, b := range []Bounds{p.ClusterBounds, p.BlockTypes, p.Dispensers, p.Grid.Goals.Size, p.Grid.RoleZones.Size} {
+		if b.Min > b.Max {
+			errs = append(errs, fmt.Errorf("bounds [%d,%d]: min > max", b.Min, b.Max))
+		}
+	}
+	if p.ClusterBounds.Min < 1 {
+		errs = append(errs, fmt.Errorf("clusterBounds [%d,%d]: min must be >= 1", p.ClusterBounds.Min, p.ClusterBounds.Max))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("scenario parameters: %w", err)
+	}
+	return nil
+}
+
+// Step is the current step: -1 after set-up, then 0 … Steps-1.
+func (w *World) Step() int { return w.step }
+
+// Steps is the number of steps of the simulation.
+func (w *World) Steps() int { return w.p.Steps }
+
+// Done reports whether the last step has been executed.
+func (w *World) Done() bool { return w.step >= w.p.Steps-1 && w.phase == phaseExecuted }
+
+// Agents lists the account names of all entities in creation order.
+func (w *World) Agents() []string {
+	names := make([]string, len(w.entities))
+	for i, e := range w.entities {
+		names[i] = e.name
+	}
+	return names
+}
+
+// Teams lists the teams in match order.
+func (w *World) Teams() []Team { return w.teams }
+
+// BlockTypes lists the block types, sorted as strings.
+func (w *World) BlockTypes() []string { return w.blockTypes }
+
+// TeamScore is a team's score.
+type TeamScore struct {
+	Team  string
+	Score int64
+}
+
+// Scores lists every team's score in match order.
+func (w *World) Scores() []TeamScore {
+	out := make([]TeamScore, len(w.teams))
+	for i, t := range w.teams {
+		out[i] = TeamScore{Team: t.Name, Score: w.scores[i]}
+	}
+	return out
+}
+
+// Ranking gives each team's 1-based rank by score, highest first; equal
+// scores share the better rank (PROTOCOL.md §5). Indexed like Teams.
+func (w *World) Ranking() []int {
+	ranks := make([]int, len(w.teams))
+	for i := range w.teams {
+		ranks[i] = 1
+		for j := range w.teams {
+			if w.scores[j] > w.scores[i] {
+				ranks[i]++
+			}
+		}
+	}
+	return ranks
+}
+
+// TeamOf gives the team name of an agent.
+func (w *World) TeamOf(agent string) (string, bool) {
+	e, ok := w.byName[agent]
+	if !ok {
+		return "", false
+	}
+	return w.teams[e.team].Name, true
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/massim-go/massim/clients/team"
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
+)
+
+// runDemo plays the embedded demo config: a server on loopback and two
+// sample teams connected over real TCP, with a live progress line.
+func runDemo(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var logs logFlags
+	logs.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	cfg, err := config.Demo()
+	if err != nil {
+		return fmt.Errorf("load the embedded demo config: %w", err)
+	}
+	if logs.level == "" {
+		logs.level = "error" // keep the progress line readable; -log-level normal shows everything
+	}
+	log, closeLog, err := logs.newLogger(stderr, cfg.Server.LogLevel, "")
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeLog()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	launch := make(chan struct{})
+	progress := newProgressLine(stdout)
+	srv := server.New(cfg, log, server.Options{
+		Listen: "127.0.0.1:0", Launch: launch, Observers: []server.Observer{progress},
+	})
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	addr := srv.Addr().(*net.TCPAddr)
+	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, teamNames(cfg))
+
+	agentsCtx, stopAgents := context.WithCancel(ctx)
+	defer stopAgents()
+	var wg sync.WaitGroup
+	expected := 0
+	for i, t := range cfg.Teams {
+		expected += cfg.MaxTeamSize()
+		newBehaviour, err := strategyFactory("random", int64(i+1))
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := team.Run(agentsCtx, team.Config{
+				Host: addr.IP.String(), Port: addr.Port, Team: t.Name, Prefix: t.Prefix, Password: t.Password,
+				Count: cfg.MaxTeamSize(), Logger: log,
+			}, newBehaviour)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				log.Error().Err(err).Str("team", t.Name).Msg("sample team stopped")
+			}
+		}()
+	}
+	go func() {
+		// Start as soon as every sample agent is in, so step 0 already has them.
+		deadline := time.Now().Add(10 * time.Second)
+		for srv.Connected() < expected && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		close(launch)
+	}()
+
+	summary, runErr := srv.Run(ctx)
+	stopAgents()
+	wg.Wait()
+	progress.finish()
+	printSummary(stdout, summary)
+	if errors.Is(runErr, server.ErrInterrupted) {
+		return &exitError{code: 3, err: runErr}
+	}
+	return runErr
+}
+
+func teamNames(cfg *config.Config) string {
+	names := make([]string, len(cfg.Teams))
+	for i, t := range cfg.Teams {
+		names[i] = t.Name
+	}
+	return strings.Join(names, " vs ")
+}

@@ -1,0 +1,82 @@
+// Command massim is the massim-go server and its tools in one binary.
+//
+//	massim                         the demo: a short match of two sample teams
+//	massim serve -conf FILE        run the tournament of a config file
+//	massim agents -team A ...      connect sample agents to a server
+//
+// Run "massim help" for every subcommand and its flags.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// exitError carries a process exit code up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
+		{"serve", "run the tournament of a config file", runServe},
+		{"agents", "connect sample agents to a server", runAgents},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	name := "demo"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			err := c.run(args, stdout, stderr)
+			if err == nil {
+				return 0
+			}
+			var ee *exitError
+			if errors.As(err, &ee) {
+				if ee.err != nil {
+					fmt.Fprintf(stderr, "massim %s: %v\n", name, ee.err)
+				}
+				return ee.code
+			}
+			fmt.Fprintf(stderr, "massim %s: %v\n", name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "massim: unknown command %q\n\n", name)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: massim [command] [flags]")
+	fmt.Fprintln(w)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun \"massim <command> -h\" for the flags of a command.")
+}

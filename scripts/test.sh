@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The test command of the README: installs what the tests need (Chromium for
+# the browser tests of the monitor), then runs every test with the race
+# detector and each fuzz target briefly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install_chromium() {
+  if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+    return
+  fi
+  echo "test.sh: installing Chromium (Debian package chromium) for the browser tests" >&2
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+}
+
+install_chromium
+go vet ./...
+go test -race -count=1 -timeout 30m ./...
+
+# Fuzz targets, briefly: the seed corpora already ran above as plain tests.
+fuzztime="${FUZZTIME:-10s}"
+for target in $(go test -list '^Fuzz' ./... 2>/dev/null | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/{f=f" "$1} /^ok/{if(f!="")print $2":"f; f=""}'); do
+  pkg="${target%%:*}"
+  for fn in ${target#*:}; do
+    echo "fuzz $pkg $fn ($fuzztime)"
+    go test -run='^$' -fuzz="^${fn}\$" -fuzztime="$fuzztime" "$pkg"
+  done
+done

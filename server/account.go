@@ -1,0 +1,160 @@
+package server
+
+import (
+	"sync"
+	"time"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+// account is one agent login. It outlives connections: its action ids keep
+// increasing for the whole server run (PROTOCOL.md §3.2), whatever happens to
+// its sessions.
+type account struct {
+	user     string
+	password string
+	team     string
+
+	mu      sync.Mutex
+	nextID  int64
+	session *session // current connection, nil when offline
+
+	// The running simulation, while this account takes part in one.
+	simStart *protocol.SimStart
+	pending  pendingRequest
+}
+
+// pendingRequest is the request-action of the current step.
+type pendingRequest struct {
+	msg      *protocol.RequestAction // nil when no step is waiting for this account
+	deadline time.Time
+	answered bool
+	action   scenario.Action
+}
+
+// offerResult says what became of an incoming action.
+type offerResult int
+
+const (
+	offerAccepted offerResult = iota
+	offerNoRequest
+	offerStale     // id of an earlier request, or unknown
+	offerLate      // right id, after the deadline
+	offerDuplicate // right id, already answered
+)
+
+func (r offerResult) String() string {
+	return [...]string{"accepted", "no request pending", "stale or unknown id", "after the deadline", "duplicate"}[r]
+}
+
+// offer records an action if it answers the pending request in time.
+func (a *account) offer(act protocol.Action, now time.Time) offerResult {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := &a.pending
+	switch {
+	case p.msg == nil:
+		return offerNoRequest
+	case act.ID != p.msg.ID:
+		return offerStale
+	case now.After(p.deadline):
+		return offerLate
+	case p.answered:
+		return offerDuplicate
+	}
+	p.answered = true
+	p.action = scenario.Action{Name: act.Type, Params: act.Params}
+	return offerAccepted
+}
+
+// connected reports whether the account has a live connection.
+func (a *account) connected() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.session != nil
+}
+
+// send queues a message on the current connection; with no connection the
+// message is dropped, as a new login discards everything queued anyway (§4.2).
+func (a *account) send(m protocol.Message) {
+	a.mu.Lock()
+	s := a.session
+	a.mu.Unlock()
+	if s != nil {
+		s.out.push(m)
+	}
+}
+
+// request issues the next request-action of a step and makes it pending.
+func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time) {
+	a.mu.Lock()
+	msg := &protocol.RequestAction{
+		ID: a.nextID, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: percept,
+	}
+	a.nextID++
+	a.pending = pendingRequest{msg: msg, deadline: deadline}
+	s := a.session
+	a.mu.Unlock()
+	if s != nil {
+		s.out.push(msg)
+	}
+}
+
+// answeredOrGone reports whether the step need not wait for this account.
+func (a *account) answeredOrGone() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending.answered || a.session == nil
+}
+
+// collect ends the pending request and returns the action, if one came in time.
+func (a *account) collect() (scenario.Action, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	act, ok := a.pending.action, a.pending.answered
+	a.pending = pendingRequest{}
+	return act, ok
+}
+
+// attach makes s the account's connection and returns the one it replaces.
+// The new connection first gets the running simulation's sim-start and, if
+// its deadline has not passed, the current request-action (§4.2).
+func (a *account) attach(s *session, now time.Time) (old *session) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old, a.session = a.session, s
+	if a.simStart != nil {
+		s.out.push(a.simStart)
+		if p := a.pending; p.msg != nil && !p.answered && !now.After(p.deadline) {
+			s.out.push(p.msg)
+		}
+	}
+	return old
+}
+
+// detach forgets s if it is still the account's connection.
+func (a *account) detach(s *session) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.session == s {
+		a.session = nil
+	}
+}
+
+// joinSimulation records the sim-start to re-send on reconnection and sends it.
+func (a *account) joinSimulation(m *protocol.SimStart) {
+	a.mu.Lock()
+	a.simStart = m
+	a.pending = pendingRequest{}
+	a.mu.Unlock()
+	a.send(m)
+}
+
+// leaveSimulation stops re-sending the simulation's sim-start.
+func (a *account) leaveSimulation() {
+	a.mu.Lock()
+	a.simStart = nil
+	a.pending = pendingRequest{}
+	a.mu.Unlock()
+}

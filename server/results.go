@@ -1,0 +1,74 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// writeResultFile writes the match result file of CONFIG.md §12:
+// <dir>/result_<yyyy-MM-dd-HH-mm-ss>.json, pretty-printed with 4 spaces,
+// simulations and teams in order. An existing file is never overwritten: the
+// name gets -2, -3, … instead.
+func writeResultFile(dir string, end time.Time, sims []SimOutcome) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create result folder %s: %w", dir, err)
+	}
+	data := resultJSON(sims)
+	base := "result_" + end.Format("2006-01-02-15-04-05")
+	for n := 1; ; n++ {
+		name := base + ".json"
+		if n > 1 {
+			name = base + "-" + strconv.Itoa(n) + ".json"
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("write result file: %w", err)
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return "", fmt.Errorf("write result file %s: %w", path, werr)
+		}
+		return path, nil
+	}
+}
+
+// resultJSON renders the ordered result object by hand: Go maps would lose
+// the order of simulations and teams.
+func resultJSON(sims []SimOutcome) []byte {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, sim := range sims {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		name, _ := json.Marshal(sim.Info.Name)
+		fmt.Fprintf(&b, "\n    %s: {", name)
+		for j, ts := range sim.Result.Scores {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			team, _ := json.Marshal(ts.Team)
+			fmt.Fprintf(&b, "\n        %s: {\n            \"score\": %d\n        }", team, ts.Score)
+		}
+		b.WriteString("\n    }")
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes()
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/protocol"
+)
+
+// byeTimeout is how long each client gets to receive its bye (as REF).
+const byeTimeout = 5 * time.Second
+
+// Options tune a Server beyond its config.
+type Options struct {
+	// Listen overrides the agent address (default ":<server.port>").
+	Listen string
+	// Console is read for the "key" launch (an empty line starts the
+	// tournament). Nil means the launch key never comes.
+	Console io.Reader
+	// LaunchNow starts the tournament at once whatever server.launch says.
+	LaunchNow bool
+	// Launch, when set, replaces server.launch: the tournament starts when
+	// the channel is closed (the demo starts once its agents are connected).
+	Launch <-chan struct{}
+	// Observers see every simulation (replays, monitor, progress lines).
+	Observers []Observer
+	// Now is the clock (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Server runs a tournament for the agents that connect to it.
+type Server struct {
+	cfg      *config.Config
+	opts     Options
+	log      zerolog.Logger
+	accounts map[string]*account
+	ordered  []*account // team order, then index
+	status   *statusBoard
+	wake     chan struct{}
+
+	listener net.Listener
+	wg       sync.WaitGroup
+	connMu   sync.Mutex
+	conns    map[net.Conn]struct{}
+	closed   bool
+}
+
+// New prepares a server for a validated config.
+func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
+	s := &Server{
+		cfg:      cfg,
+		opts:     opts,
+		log:      log,
+		accounts: make(map[string]*account),
+		status:   newStatusBoard(cfg.TeamSizes()),
+		wake:     make(chan struct{}, 1),
+		conns:    make(map[net.Conn]struct{}),
+	}
+	for _, a := range cfg.Accounts() {
+		acc := &account{user: a.User, password: a.Password, team: a.Team}
+		s.accounts[a.User] = acc
+		s.ordered = append(s.ordered, acc)
+	}
+	return s
+}
+
+// Listen opens the agent port. Agents may connect and authenticate from now on.
+func (s *Server) Listen() error {
+	addr := s.opts.Listen
+	if addr == "" {
+		addr = ":" + strconv.Itoa(s.cfg.Server.Port)
+	}
+	lc := net.ListenConfig{}
+	l, err := lc.Listen(context.Background(), "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen for agents on %s: %w", addr, err)
+	}
+	s.listener = l
+	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Msg("listening for agents")
+	s.wg.Add(1)
+	go s.acceptLoop(l)
+	return nil
+}
+
+// Addr is the address agents connect to (after Listen).
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// Run waits for the launch, plays the tournament, says bye and closes every
+// connection. It returns an error wrapping ErrInterrupted when ctx ended the
+// tournament early; results of completed matches are written either way.
+func (s *Server) Run(ctx context.Context) (Summary, error) {
+	if s.listener == nil {
+		if err := s.Listen(); err != nil {
+			return Summary{}, err
+		}
+	}
+	defer s.shutdown()
+	if err := s.waitForLaunch(ctx); err != nil {
+		return Summary{}, err
+	}
+	summary, err := s.playTournament(ctx)
+	if err != nil {
+		return summary, err
+	}
+	s.sayBye()
+	return summary, nil
+}
+
+// Connected counts the accounts that have a live connection.
+func (s *Server) Connected() int {
+	n := 0
+	for _, acc := range s.ordered {
+		if acc.connected() {
+			n++
+		}
+	}
+	return n
+}
+
+// ErrInterrupted marks a tournament cut short by a signal or cancellation.
+var ErrInterrupted = errors.New("tournament interrupted")
+
+func (s *Server) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
+
+// wakeStepLoop tells a waiting step loop to look at its agents again.
+func (s *Server) wakeStepLoop() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sayBye sends bye to every connected account and waits (bounded) for the
+// messages to leave.
+func (s *Server) sayBye() {
+	var wg sync.WaitGroup
+	for _, acc := range s.ordered {
+		acc.mu.Lock()
+		sess := acc.session
+		acc.mu.Unlock()
+		if sess == nil {
+			continue
+		}
+		sess.out.push(protocol.Bye{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sess.finish(byeTimeout)
+		}()
+	}
+	wg.Wait()
+}
+
+// shutdown closes the listener and every connection and waits for the
+// connection goroutines.
+func (s *Server) shutdown() {
+	s.connMu.Lock()
+	s.closed = true
+	_ = s.listener.Close()
+	for c := range s.conns {
+		_ = c.Close()
+	}
+	s.connMu.Unlock()
+	s.wg.Wait()
+}
+
+// track registers a connection for shutdown; false once shut down.
+func (s *Server) track(c net.Conn) bool {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(c net.Conn) {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	delete(s.conns, c)
+}

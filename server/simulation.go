@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+// simulation is one running simulation: its world and its participants.
+type simulation struct {
+	srv          *Server
+	info         SimInfo
+	world        *scenario.World
+	participants []*account // world.Agents() order
+	log          zerolog.Logger
+}
+
+// runSimulation plays one match entry with the given teams (PROTOCOL.md §3).
+func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
+	entry := s.cfg.Match[index]
+	start := s.now()
+	params, err := WorldParams(s.cfg, entry, start)
+	if err != nil {
+		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: %w", index, err)
+	}
+	names := make([]string, len(teams))
+	scTeams := make([]scenario.Team, len(teams))
+	for i, t := range teams {
+		names[i] = t.Name
+		scTeams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
+	}
+	world, err := scenario.New(params, scTeams)
+	if err != nil {
+		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: set up world: %w", index, err)
+	}
+	info := SimInfo{
+		Name:       strconv.FormatInt(start.UnixMilli(), 10) + "_" + strings.Join(names, "_"),
+		MatchStart: matchStart, Match: matchNo, Index: index, Teams: names, Steps: entry.Steps,
+	}
+	sim := &simulation{srv: s, info: info, world: world,
+		log: s.log.With().Str("sim", info.Name).Logger()}
+	for _, name := range world.Agents() {
+		acc, ok := s.accounts[name]
+		if !ok {
+			return info, SimResult{}, fmt.Errorf("simulation %d: no account %s", index, name)
+		}
+		sim.participants = append(sim.participants, acc)
+	}
+	s.status.simulationStarted(names, index)
+	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
+		Int("teamSize", entry.TeamSize).Msg("simulation starts")
+
+	if len(s.opts.Observers) > 0 {
+		static, initial := world.Static(info.Name), world.Snapshot()
+		for _, o := range s.opts.Observers {
+			o.SimulationStarted(info, static, initial)
+		}
+	}
+	for _, acc := range sim.participants {
+		percept, _ := world.InitialPercept(acc.user)
+		acc.joinSimulation(&protocol.SimStart{Time: start.UnixMilli(), Percept: percept})
+	}
+	defer func() {
+		for _, acc := range sim.participants {
+			acc.leaveSimulation()
+		}
+	}()
+
+	for !world.Done() {
+		if err := sim.step(ctx); err != nil {
+			return info, SimResult{}, err
+		}
+	}
+	result := SimResult{Scores: world.Scores(), Ranking: world.Ranking()}
+	sim.end(result)
+	return info, result, nil
+}
+
+// step runs one step: preparation, request-actions, waiting for answers,
+// action phase, observers.
+func (sim *simulation) step(ctx context.Context) error {
+	w := sim.world
+	if err := w.Prepare(); err != nil {
+		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
+	}
+	now := sim.srv.now()
+	deadline := now.Add(sim.srv.cfg.Server.AgentTimeout)
+	for _, acc := range sim.participants {
+		percept, _ := w.Percept(acc.user)
+		acc.request(w.Step(), percept, now, deadline)
+	}
+	if err := sim.awaitActions(ctx, deadline); err != nil {
+		return err
+	}
+	actions := make(map[string]scenario.Action, len(sim.participants))
+	for _, acc := range sim.participants {
+		if a, ok := acc.collect(); ok {
+			actions[acc.user] = a
+		}
+	}
+	if err := w.Execute(actions); err != nil {
+		return fmt.Errorf("execute step %d: %w", w.Step(), err)
+	}
+	if obs := sim.srv.opts.Observers; len(obs) > 0 {
+		snap := w.Snapshot()
+		for _, o := range obs {
+			o.StepDone(sim.info, snap)
+		}
+	}
+	return nil
+}
+
+// awaitActions returns when every connected participant has answered or the
+// deadline has passed; disconnected agents are not waited for.
+func (sim *simulation) awaitActions(ctx context.Context, deadline time.Time) error {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for !sim.allAnswered() {
+		select {
+		case <-sim.srv.wake:
+		case <-timer.C:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, sim.world.Step(), ErrInterrupted)
+		}
+	}
+	return nil
+}
+
+func (sim *simulation) allAnswered() bool {
+	for _, acc := range sim.participants {
+		if !acc.answeredOrGone() {
+			return false
+		}
+	}
+	return true
+}
+
+// end sends sim-end to every participant and tells the observers.
+func (sim *simulation) end(result SimResult) {
+	now := sim.srv.now().UnixMilli()
+	rank := make(map[string]int, len(result.Scores))
+	score := make(map[string]int64, len(result.Scores))
+	for i, ts := range result.Scores {
+		rank[ts.Team], score[ts.Team] = result.Ranking[i], ts.Score
+	}
+	for _, acc := range sim.participants {
+		acc.send(&protocol.SimEnd{Time: now, Score: score[acc.team], Ranking: rank[acc.team]})
+	}
+	ev := sim.log.Info()
+	for _, ts := range result.Scores {
+		ev = ev.Int64(ts.Team, ts.Score)
+	}
+	ev.Msg("simulation ended")
+	for _, o := range sim.srv.opts.Observers {
+		o.SimulationEnded(sim.info, result)
+	}
+}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/maps"
+	"github.com/massim-go/massim/scenario"
+)
+
+// WorldParams turns a config match entry into the parameters of a pure
+// world, loading the files it names. Without a configured seed the seed is
+// the simulation's start time in ms (CONFIG.md §6.1).
+func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.Params, error) {
+	seed := start.UnixMilli()
+	if m.HasRandomSeed {
+		seed = m.RandomSeed
+	}
+	p := scenario.Params{
+		Steps:               m.Steps,
+		Seed:                seed,
+		RandomFail:          m.RandomFail,
+		TeamSize:            m.TeamSize,
+		ClusterBounds:       bounds(m.ClusterBounds),
+		ClearEnergyCost:     m.ClearEnergyCost,
+		DeactivatedDuration: m.DeactivatedDuration,
+		MaxEnergy:           m.MaxEnergy,
+		RefreshEnergy:       m.RefreshEnergy,
+		StepRecharge:        m.StepRecharge,
+		ClearDamage:         m.ClearDamage,
+		AttachLimit:         m.AttachLimit,
+		BlockTypes:          bounds(m.BlockTypes),
+		Dispensers:          bounds(m.Dispensers),
+		AbsolutePosition:    m.AbsolutePosition,
+		Grid: scenario.GridParams{
+			Width:     m.Grid.Width,
+			Height:    m.Grid.Height,
+			Goals:     zones(m.Grid.Goals),
+			RoleZones: zones(m.Grid.RoleZones),
+		},
+		Tasks: scenario.TaskParams{
+			Size: bounds(m.Tasks.Size), Concurrent: m.Tasks.Concurrent,
+			Iterations: bounds(m.Tasks.Iterations), MaxDuration: bounds(m.Tasks.MaxDuration),
+		},
+		Events: scenario.EventParams{
+			Chance: m.Events.Chance, Radius: bounds(m.Events.Radius), Warning: m.Events.Warning,
+			Create: bounds(m.Events.Create), Perimeter: m.Events.Perimeter,
+		},
+		Regulation: scenario.RegulationParams{Simultaneous: m.Regulation.Simultaneous, Chance: m.Regulation.Chance},
+	}
+	for _, r := range m.Roles {
+		p.Roles = append(p.Roles, scenario.Role{
+			Name: r.Name, Vision: r.Vision, Actions: r.Actions, Speed: r.Speed,
+			ClearChance: r.ClearChance, ClearMaxDistance: r.ClearMaxDistance,
+		})
+	}
+	for _, in := range m.Grid.Instructions {
+		p.Grid.Instructions = append(p.Grid.Instructions, maps.Instruction{Name: in.Name, Args: in.Args})
+	}
+	for _, s := range m.Regulation.Subjects {
+		p.Regulation.Subjects = append(p.Regulation.Subjects, scenario.NormSubject{
+			Name: s.Name, Announcement: bounds(s.Announcement), Duration: bounds(s.Duration),
+			Punishment: bounds(s.Punishment), Weight: s.Weight, Quantity: bounds(s.Quantity), Playing: s.Playing,
+		})
+	}
+	if m.Grid.File != "" {
+		bm, err := maps.LoadBitmap(m.Grid.File)
+		if err != nil {
+			return p, fmt.Errorf("grid.file: %w", err)
+		}
+		p.Grid.Bitmap = bm
+	}
+	return p, nil
+}
+
+func bounds(b config.Bounds) scenario.Bounds { return scenario.Bounds{Min: b.Min, Max: b.Max} }
+
+func zones(z config.Zones) scenario.ZoneParams {
+	return scenario.ZoneParams{Number: z.Number, Size: bounds(z.Size), MoveProbability: z.MoveProbability}
+}

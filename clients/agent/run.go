@@ -1,0 +1,58 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrAuthFailed means the server rejected the credentials. Run does not
+// retry: the same credentials would fail again.
+var ErrAuthFailed = errors.New("authentication failed")
+
+// Run connects the agent and plays until the server says bye (nil), the
+// credentials are rejected (an error wrapping ErrAuthFailed) or ctx ends (an
+// error wrapping ctx's error). A connection that cannot be established or
+// breaks is retried with exponential backoff; the server then re-sends
+// sim-start, which reaches b.SimStart again.
+func Run(ctx context.Context, cfg Config, b Behaviour) error {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	log := cfg.Logger.With().Str("user", cfg.User).Str("addr", cfg.Addr).Logger()
+	delays := newBackoff(cfg.InitialBackoff, cfg.MaxBackoff)
+	for {
+		authenticated, err := runSession(ctx, cfg, b, log)
+		switch {
+		case err == nil:
+			log.Info().Msg("server said bye")
+			return nil
+		case errors.Is(err, ErrAuthFailed):
+			return fmt.Errorf("agent %s: %w", cfg.User, err)
+		case ctx.Err() != nil:
+			return fmt.Errorf("agent %s: %w", cfg.User, context.Cause(ctx))
+		}
+		if authenticated {
+			delays.reset()
+		}
+		delay := delays.delay()
+		log.Warn().Err(err).Dur("retry_in", delay).Msg("connection lost")
+		if err := wait(ctx, delay); err != nil {
+			return fmt.Errorf("agent %s: %w", cfg.User, err)
+		}
+	}
+}
+
+// wait blocks for d or until ctx ends, whichever is first.
+func wait(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-timer.C:
+		return nil
+	}
+}

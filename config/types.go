@@ -11,6 +11,15 @@ type Config struct {
 	ManualMode [][]string // only meaningful when Server.TournamentMode == ModeManual
 	Match      []Match    // one entry per simulation of a match, in order
 	Teams      []Team     // in file order
+
+	// Warnings lists the REF leniencies applied while loading, each as
+	// "file: key path: text" (e.g. a Carry norm without quantity got [0, 4]).
+	Warnings []string
+	// UnknownKeys lists ignored keys as "file: key path" for debug logging
+	// (REF ignores unknown keys; the samples comment keys out as "NOsetup").
+	UnknownKeys []string
+
+	res resolver // where grid.file and setup were found; see ReadFile
 }
 
 // Tournament modes (CONFIG.md §9).

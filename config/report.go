@@ -1,0 +1,90 @@
+package config
+
+import "fmt"
+
+// report collects what building a Config finds: errors (loading fails),
+// warnings (REF leniencies applied) and unknown keys (ignored, as in REF).
+// Collecting instead of stopping at the first problem lets one run show
+// every mistake of a config.
+type report struct {
+	errs     []error
+	warnings []string
+	unknown  []string
+}
+
+// fail records an error about the value at path, held by file.
+func (r *report) fail(file, path, format string, args ...any) {
+	r.errs = append(r.errs, &FieldError{File: file, Path: path, Reason: fmt.Sprintf(format, args...)})
+}
+
+// warn records a warning in the same "file: path: text" form as errors.
+func (r *report) warn(file, path, format string, args ...any) {
+	w := &FieldError{File: file, Path: path, Reason: fmt.Sprintf(format, args...)}
+	r.warnings = append(r.warnings, w.Error())
+}
+
+// mark returns a token to ask later whether errors were recorded since.
+func (r *report) mark() int { return len(r.errs) }
+
+// okSince reports whether no error was recorded since mark.
+func (r *report) okSince(mark int) bool { return len(r.errs) == mark }
+
+// object starts reading the fixed-schema object n at path. A nil or
+// non-object n is an error (reported against parentFile when missing).
+func (r *report) object(n *node, path, parentFile string) (*object, bool) {
+	if n == nil {
+		r.fail(parentFile, path, "is required")
+		return nil, false
+	}
+	if n.kind != kindObject {
+		r.fail(n.file, path, "must be an object")
+		return nil, false
+	}
+	return &object{r: r, n: n, path: path, asked: map[string]bool{}}, true
+}
+
+// object reads the members of one fixed-schema JSON object. Every key it is
+// asked about counts as known; finish lists the others as unknown keys.
+type object struct {
+	r     *report
+	n     *node
+	path  string
+	asked map[string]bool
+}
+
+// file is the file that holds the object (and so would hold a missing key).
+func (o *object) file() string { return o.n.file }
+
+// keyPath is the key path of one member.
+func (o *object) keyPath(key string) string { return keyPath(o.path, key) }
+
+// opt returns the member key, or nil when it is absent or null.
+func (o *object) opt(key string) *node {
+	o.asked[key] = true
+	return o.n.get(key)
+}
+
+// req returns the member key, recording an error when it is absent or null.
+func (o *object) req(key string) (*node, bool) {
+	v := o.opt(key)
+	if v == nil {
+		o.r.fail(o.file(), o.keyPath(key), "is required")
+		return nil, false
+	}
+	return v, true
+}
+
+// child reads a required member that is itself a fixed-schema object.
+func (o *object) child(key string) (*object, bool) {
+	return o.r.object(o.opt(key), o.keyPath(key), o.file())
+}
+
+// finish records every key nobody asked about as unknown. REF ignores such
+// keys; the official samples use that to comment keys out ("NOsetup").
+func (o *object) finish() {
+	for _, m := range o.n.members {
+		if !o.asked[m.key] {
+			o.r.unknown = append(o.r.unknown, m.value.file+": "+keyPath(o.path, m.key))
+		}
+	}
+}

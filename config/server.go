@@ -1,0 +1,126 @@
+package config
+
+import (
+	"slices"
+	"time"
+)
+
+// serverKeys lists the server block's keys in CONFIG.md §2 order; Defaulted
+// follows this order.
+var serverKeys = []string{
+	"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
+	"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations",
+}
+
+// serverDefaults is the defaults layer of the server block: REF requires
+// every key, CONFIG.md §2 chooses these defaults instead. A function, not a
+// package variable, so no caller can change the defaults of another.
+func serverDefaults() layer {
+	return layer{
+		"tournamentMode":         ModeRoundRobin,
+		"teamsPerMatch":          2,
+		"launch":                 "key",
+		"port":                   12300,
+		"backlog":                10000,
+		"agentTimeout":           4000 * time.Millisecond,
+		"resultPath":             "results",
+		"logLevel":               "normal",
+		"logPath":                "", // no log file
+		"replayPath":             "", // no replays
+		"maxPacketLength":        65536,
+		"waitBetweenSimulations": time.Duration(0),
+	}
+}
+
+var logLevels = []string{"debug", "normal", "error", "critical"}
+
+// readServer validates the "server" block (absent: all defaults) and
+// returns it with defaults applied.
+func readServer(r *report, root *object) (Server, bool) {
+	mark := r.mark()
+	given := layer{}
+	n := root.opt("server")
+	var o *object
+	if n != nil {
+		var ok bool
+		if o, ok = r.object(n, "server", root.file()); !ok {
+			return Server{}, false
+		}
+	}
+	str := func(key string) {
+		if v := o.opt(key); v != nil {
+			if s, ok := r.stringValue(v, o.keyPath(key)); ok {
+				given[key] = s
+			}
+		}
+	}
+	num := func(key string, rng intRange) {
+		if v := o.opt(key); v != nil {
+			if i, ok := r.intValue(v, o.keyPath(key), rng); ok {
+				given[key] = i
+			}
+		}
+	}
+	millis := func(key string, rng intRange) {
+		if v := o.opt(key); v != nil {
+			if i, ok := r.intValue(v, o.keyPath(key), rng); ok {
+				given[key] = time.Duration(i) * time.Millisecond
+			}
+		}
+	}
+	if o != nil {
+		str("tournamentMode")
+		num("teamsPerMatch", atLeast(1))
+		str("launch")
+		num("port", between(0, 65535)) // 0: any free port, handy in tests
+		num("backlog", atLeast(0))
+		millis("agentTimeout", atLeast(1))
+		str("resultPath")
+		str("logLevel")
+		str("logPath")
+		str("replayPath")
+		num("maxPacketLength", atLeast(1))
+		millis("waitBetweenSimulations", atLeast(0))
+		o.finish()
+		checkServerStrings(r, o, given)
+	}
+	if !r.okSince(mark) {
+		return Server{}, false
+	}
+	var defaulted []string
+	for _, key := range serverKeys {
+		if _, ok := given[key]; !ok {
+			defaulted = append(defaulted, key)
+		}
+	}
+	var s Server
+	if err := assemble(&s, serverDefaults(), given, layer{"defaulted": defaulted}); err != nil {
+		r.errs = append(r.errs, err)
+		return Server{}, false
+	}
+	return s, true
+}
+
+// checkServerStrings checks the string keys whose values are words.
+func checkServerStrings(r *report, o *object, given layer) {
+	if mode, ok := given["tournamentMode"].(string); ok {
+		if mode != ModeRoundRobin && mode != ModeManual && mode != ModeRandom {
+			r.fail(o.opt("tournamentMode").file, o.keyPath("tournamentMode"),
+				"must be %q, %q or %q", ModeRoundRobin, ModeManual, ModeRandom)
+		}
+	}
+	if launch, ok := given["launch"].(string); ok {
+		// The syntax does not depend on the clock; the server parses again at start.
+		spec, problem := parseLaunch(launch, time.Time{})
+		if problem != "" {
+			r.fail(o.opt("launch").file, o.keyPath("launch"), "%s", problem)
+		} else if spec.Kind == LaunchAfterDelay && spec.Note != "" {
+			r.warn(o.opt("launch").file, o.keyPath("launch"), "%s", spec.Note)
+		}
+	}
+	if level, ok := given["logLevel"].(string); ok && !slices.Contains(logLevels, level) {
+		// REF prints an unknown level like "normal" (CONFIG.md §13).
+		r.warn(o.opt("logLevel").file, o.keyPath("logLevel"), "unknown log level %q, using \"normal\"", level)
+		given["logLevel"] = "normal"
+	}
+}

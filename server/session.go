@@ -122,12 +122,14 @@ func (s *session) writeLoop() {
 		batch, last = s.out.take(batch)
 		buf = buf[:0]
 		for _, m := range batch {
-			body, err := protocol.Marshal(m)
-			if err != nil {
+			n := len(buf)
+			var err error
+			if buf, err = protocol.AppendMessage(buf, m); err != nil {
 				s.log.Error().Err(err).Str("type", m.MessageType()).Msg("cannot encode message")
+				buf = buf[:n]
 				continue
 			}
-			buf = append(append(buf, body...), 0)
+			buf = append(buf, 0)
 		}
 		clear(batch)
 		if len(buf) > 0 {

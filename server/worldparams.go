@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -65,9 +66,13 @@ func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.
 		})
 	}
 	if m.Grid.File != "" {
-		bm, err := maps.LoadBitmap(m.Grid.File)
+		data, err := cfg.ReadFile(m.Grid.File)
 		if err != nil {
 			return p, fmt.Errorf("grid.file: %w", err)
+		}
+		bm, err := maps.DecodeBitmap(bytes.NewReader(data))
+		if err != nil {
+			return p, fmt.Errorf("grid.file %s: %w", m.Grid.File, err)
 		}
 		p.Grid.Bitmap = bm
 	}

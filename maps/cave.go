@@ -16,8 +16,9 @@ func (g *grid) cave(p float64, rounds, createLimit, survivalLimit int, rng Rand)
 		return
 	}
 	cur, next := g.cells, make([]bool, len(g.cells))
+	col := make([]uint8, g.w)
 	for range rounds {
-		changed := caveRound(g.w, g.h, cur, next, createLimit, survivalLimit)
+		changed := caveRound(g.w, g.h, cur, next, createLimit, survivalLimit, col)
 		cur, next = next, cur
 		if !changed {
 			break // fixed point: further rounds change nothing
@@ -32,32 +33,43 @@ func (g *grid) cave(p float64, rounds, createLimit, survivalLimit int, rng Rand)
 // a marked one survives with n >= survivalLimit. On grids 1 or 2 cells wide
 // the wrapped neighbours repeat (even the cell itself when W or H is 1); they
 // are counted once per neighbour position, as the modular formula does.
-func caveRound(w, h int, cur, next []bool, createLimit, survivalLimit int) bool {
+//
+// For speed, each row first sums its 3-cell columns (above, here, below) into
+// col; a cell's n is then three column sums minus itself, which is the same
+// count, repeats included.
+func caveRound(w, h int, cur, next []bool, createLimit, survivalLimit int, col []uint8) bool {
 	changed := false
 	for y := 0; y < h; y++ {
-		up := ((y + h - 1) % h) * w
-		mid := y * w
-		down := ((y + 1) % h) * w
-		for x := 0; x < w; x++ {
-			l, r := (x+w-1)%w, (x+1)%w
-			n := b2i(cur[up+l]) + b2i(cur[up+x]) + b2i(cur[up+r]) +
-				b2i(cur[mid+l]) + b2i(cur[mid+r]) +
-				b2i(cur[down+l]) + b2i(cur[down+x]) + b2i(cur[down+r])
-			was := cur[mid+x]
+		up := cur[((y+h-1)%h)*w:][:w]
+		mid := cur[y*w:][:w]
+		down := cur[((y+1)%h)*w:][:w]
+		out := next[y*w:][:w]
+		for x := range col {
+			col[x] = b2u(up[x]) + b2u(mid[x]) + b2u(down[x])
+		}
+		for x, was := range mid {
+			l, r := x-1, x+1
+			if l < 0 {
+				l = w - 1
+			}
+			if r == w {
+				r = 0
+			}
+			n := int(col[l]) + int(col[x]) + int(col[r]) - int(b2u(was))
 			var now bool
 			if was {
 				now = n >= survivalLimit
 			} else {
 				now = n > createLimit
 			}
-			next[mid+x] = now
+			out[x] = now
 			changed = changed || now != was
 		}
 	}
 	return changed
 }
 
-func b2i(b bool) int {
+func b2u(b bool) uint8 {
 	if b {
 		return 1
 	}

@@ -50,6 +50,21 @@ func testImage() (*image.NRGBA, []maps.Cell) {
 	return img, want
 }
 
+// palettedTestImage is testImage with the swatches as its palette.
+func palettedTestImage() *image.Paletted {
+	img, _ := testImage()
+	p := image.NewPaletted(img.Rect, nil)
+	for _, s := range swatch {
+		p.Palette = append(p.Palette, s.c)
+	}
+	for y := range img.Rect.Dy() {
+		for x := range img.Rect.Dx() {
+			p.Set(x, y, img.At(x, y))
+		}
+	}
+	return p
+}
+
 func TestDecodeBitmapFormats(t *testing.T) {
 	img, want := testImage()
 	encodeBMP := func(o bmpenc.Options) func(*testing.T) []byte {
@@ -66,14 +81,10 @@ func TestDecodeBitmapFormats(t *testing.T) {
 			return buf.Bytes()
 		}
 	}
-	paletted := image.NewPaletted(img.Rect, nil)
+	paletted := palettedTestImage()
 	nrgba64 := image.NewNRGBA64(img.Rect)
-	for _, s := range swatch {
-		paletted.Palette = append(paletted.Palette, s.c)
-	}
 	for y := range img.Rect.Dy() {
 		for x := range img.Rect.Dx() {
-			paletted.Set(x, y, img.At(x, y))
 			nrgba64.Set(x, y, img.At(x, y))
 		}
 	}

@@ -1,0 +1,51 @@
+package maps
+
+// Regions labels the connected free areas of a W×H torus (4-neighbourhood,
+// wrapping in both axes; SCENARIO.md §1.1). label[i] is the region of cell i,
+// or -1 for blocked cells; regions are numbered 0 … count-1 in row-major
+// order of their first cell, so labels are deterministic.
+func Regions(w, h int, blocked []bool) (label []int32, count int) {
+	mustLen("Regions", w, h, len(blocked))
+	const unseen = -2
+	label = make([]int32, w*h)
+	for i, b := range blocked {
+		if b {
+			label[i] = -1
+		} else {
+			label[i] = unseen
+		}
+	}
+	var queue []int32
+	for start := range label {
+		if label[start] != unseen {
+			continue
+		}
+		id := int32(count)
+		count++
+		label[start] = id
+		queue = append(queue[:0], int32(start))
+		for len(queue) > 0 {
+			c := int(queue[len(queue)-1])
+			queue = queue[:len(queue)-1]
+			for _, nb := range neighbours4(w, h, c) {
+				if label[nb] == unseen {
+					label[nb] = id
+					queue = append(queue, int32(nb))
+				}
+			}
+		}
+	}
+	return label, count
+}
+
+// neighbours4 returns the torus neighbours of cell i in the fixed order
+// north, east, south, west (fixed so every search here is deterministic).
+func neighbours4(w, h, i int) [4]int {
+	x, y := i%w, i/w
+	return [4]int{
+		((y+h-1)%h)*w + x,
+		y*w + (x+1)%w,
+		((y+1)%h)*w + x,
+		y*w + (x+w-1)%w,
+	}
+}

@@ -102,7 +102,7 @@ func TestStatus_BeforeAndDuringTheMatch(t *testing.T) {
 
 func TestMatch_TwoTeamsPlayToTheEnd(t *testing.T) {
 	rec := &recorder{}
-	cfg := testConfig(t, 2000, 10, 2)
+	cfg := testConfig(t, 2000, 10, 3)
 	ts := startServer(t, cfg, rec)
 	var clients []*rawClient
 	for _, u := range []struct{ user, pw string }{{"agentA1", "1"}, {"agentA2", "1"}, {"agentB1", "2"}, {"agentB2", "2"}} {
@@ -112,7 +112,7 @@ func TestMatch_TwoTeamsPlayToTheEnd(t *testing.T) {
 	var lastID []int64
 	for i, c := range clients {
 		start := c.expect(protocol.TypeSimStart).(protocol.SimStart)
-		assert.Equal(t, 2, start.Percept.TeamSize)
+		assert.Equal(t, 3, start.Percept.TeamSize)
 		assert.Equal(t, 10, start.Percept.Steps)
 		assert.Equal(t, []string{"agentA1", "agentA2", "agentB1", "agentB2"}[i], start.Percept.Name)
 		lastID = append(lastID, -1)
@@ -172,17 +172,17 @@ func TestDeadline_NotWaitingForDisconnectedAgents(t *testing.T) {
 }
 
 func TestSession_ClientThatNeverReads(t *testing.T) {
-	ts := startServer(t, testConfig(t, 100, 400, 2))
+	ts := startServer(t, testConfig(t, 50, 60, 2))
 	reader := login(t, ts, "agentA1", "1")
 	deaf := dial(t, ts)
 	deaf.send(protocol.AuthRequest{User: "agentA2", Password: "1"})
 	// deaf never reads: its socket buffers fill, its outbox stays bounded.
 	ts.start()
 	reader.expect(protocol.TypeSimStart)
-	for step := 0; step < 400; step++ {
+	for step := 0; step < 60; step++ {
 		ra := reader.expect(protocol.TypeRequestAction).(protocol.RequestAction)
 		reader.act(ra.ID, "skip")
-		if step%50 == 0 {
+		if step%10 == 0 {
 			acc := ts.accounts["agentA2"]
 			acc.mu.Lock()
 			if acc.session != nil {
@@ -194,8 +194,8 @@ func TestSession_ClientThatNeverReads(t *testing.T) {
 		}
 	}
 	reader.expect(protocol.TypeSimEnd)
-	// The deaf agent is still connected, so every step waited its 100 ms deadline:
-	// the loop ran 400 steps without stalling on the blocked writer.
+	// The deaf agent is still connected, so every step waited its 50 ms deadline:
+	// the loop ran every step without waiting for the deaf agent's writer.
 }
 
 func TestSession_BadInputIsDroppedAndLaterActionsCount(t *testing.T) {
@@ -281,7 +281,8 @@ func TestReconnect_MidMatchGetsSimStartFirstAndIDsKeepIncreasing(t *testing.T) {
 	assert.Error(t, err, "the old connection is closed")
 	for {
 		second.act(ra.ID, "skip")
-		m := second.expect(protocol.TypeRequestAction, protocol.TypeSimEnd)
+		m, err := second.next(5 * time.Second)
+		require.NoError(t, err)
 		if m.MessageType() == protocol.TypeSimEnd {
 			break
 		}

@@ -1,0 +1,155 @@
+package bt
+
+import "fmt"
+
+// maxLoops bounds how often Repeat and UntilSuccess re-tick a child that
+// completes without acting within one tick.
+const maxLoops = 64
+
+type invert struct{ nodeBase }
+
+// Invert swaps success and failure; running stays running.
+func Invert(child Node) Node { return &invert{nodeBase{kind: "invert", kids: []Node{child}}} }
+
+func (n *invert) tick(c *Context) Status {
+	switch st := c.tickNode(n.kids[0]); st {
+	case Success:
+		return Failure
+	case Failure:
+		return Success
+	default:
+		return st
+	}
+}
+
+type force struct {
+	nodeBase
+	result Status
+}
+
+// Always ticks the child and succeeds whatever it returned (running stays
+// running).
+func Always(child Node) Node {
+	return &force{nodeBase{kind: "always", kids: []Node{child}}, Success}
+}
+
+// Never ticks the child and fails whatever it returned (running stays
+// running).
+func Never(child Node) Node {
+	return &force{nodeBase{kind: "never", kids: []Node{child}}, Failure}
+}
+
+func (n *force) tick(c *Context) Status {
+	if c.tickNode(n.kids[0]) == Running {
+		return Running
+	}
+	return n.result
+}
+
+type repeat struct {
+	nodeBase
+	times int
+}
+
+// Repeat ticks the child until it has succeeded times times, and fails as
+// soon as it fails. times <= 0 repeats for ever (the node never succeeds).
+// A child that completes without acting is ticked again in the same tick
+// (up to a bound); one that acted continues in the next tick.
+func Repeat(times int, child Node) Node {
+	return &repeat{nodeBase{kind: fmt.Sprintf("repeat(%d)", times), kids: []Node{child}}, times}
+}
+
+func (n *repeat) tick(c *Context) Status {
+	s := c.slot(n)
+	for range maxLoops {
+		switch c.tickNode(n.kids[0]) {
+		case Running:
+			return Running
+		case Failure:
+			return Failure
+		}
+		s.count++
+		if n.times > 0 && s.count >= n.times {
+			return Success
+		}
+		if c.Acted() {
+			return Running
+		}
+	}
+	return Running
+}
+
+type untilSuccess struct {
+	nodeBase
+	tries int
+}
+
+// UntilSuccess ticks the child until it succeeds, at most tries times; it
+// fails after tries failures. tries <= 0 retries for ever.
+func UntilSuccess(tries int, child Node) Node {
+	return &untilSuccess{nodeBase{kind: fmt.Sprintf("until-success(%d)", tries), kids: []Node{child}}, tries}
+}
+
+func (n *untilSuccess) tick(c *Context) Status {
+	s := c.slot(n)
+	for range maxLoops {
+		switch c.tickNode(n.kids[0]) {
+		case Running:
+			return Running
+		case Success:
+			return Success
+		}
+		s.count++
+		if n.tries > 0 && s.count >= n.tries {
+			return Failure
+		}
+		if c.Acted() {
+			return Running
+		}
+	}
+	return Running
+}
+
+type cooldown struct {
+	nodeBase
+	steps int
+}
+
+// Cooldown fails at once, without ticking the child, during the steps
+// steps after the child failed. The cooldown survives interruptions.
+func Cooldown(steps int, child Node) Node {
+	return &cooldown{nodeBase{kind: fmt.Sprintf("cooldown(%d)", steps), kids: []Node{child}}, steps}
+}
+
+func (n *cooldown) tick(c *Context) Status {
+	s := c.slot(n)
+	if c.Step < s.until {
+		return Failure
+	}
+	st := c.tickNode(n.kids[0])
+	if st == Failure {
+		s.until = c.Step + 1 + n.steps
+	}
+	return st
+}
+
+type guard struct {
+	nodeBase
+	cond Expr
+}
+
+// Guard ticks the child while cond holds: it fails when cond is false
+// (halting a running child), otherwise returns the child's status. cond is
+// re-checked every tick. It is "condition EXPR { child }" in behaviour
+// files. cond must be boolean (see CheckBool).
+func Guard(cond Expr, child Node) Node {
+	return &guard{nodeBase{kind: "condition " + cond.String(), kids: []Node{child}}, cond}
+}
+
+func (n *guard) tick(c *Context) Status {
+	if !evalBool(c, n.cond) {
+		c.halt(n.kids[0])
+		return Failure
+	}
+	return c.tickNode(n.kids[0])
+}

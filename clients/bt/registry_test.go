@@ -1,0 +1,60 @@
+package bt
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/clients/game"
+)
+
+func TestRegistryRejectsDuplicatesAndBadSignatures(t *testing.T) {
+	r := NewRegistry()
+	run := func(*Context, *Call) Status { return Success }
+	assert.Error(t, r.AddSkill(Skill{Name: "skip", Run: run}), "built-in name")
+	assert.Error(t, r.AddSkill(Skill{Name: "x"}), "no Run")
+	assert.Error(t, r.AddSkill(Skill{Name: "y", Run: run, Params: []Param{{Name: "a", Optional: true}, {Name: "b"}}}))
+	assert.Error(t, r.AddFunc(Func{Name: "step", Fn: func(*Context, []Value) Value { return Bool(true) }}))
+	require.NoError(t, r.AddSkill(Skill{Name: "goto", Run: run, Params: []Param{{Name: "what", Kind: KindString}, {Name: "type", Kind: KindString, Optional: true}}}))
+	assert.Contains(t, r.Skills(), "goto")
+	assert.Contains(t, r.Funcs(), "chance")
+}
+
+func TestActionArgumentsAreCheckedAgainstTheSkill(t *testing.T) {
+	skill := &Skill{Name: "goto", Run: func(*Context, *Call) Status { return Success },
+		Params: []Param{{Name: "what", Kind: KindString}, {Name: "type", Kind: KindString, Optional: true}}}
+	_, err := Action(skill)
+	assert.ErrorContains(t, err, "takes 1 to 2 arguments (what, type?), got 0")
+	_, err = Action(skill, Number(1))
+	assert.ErrorContains(t, err, "argument what must be a string, got 1")
+	n, err := Action(skill, String("dispenser"), String("b0"))
+	require.NoError(t, err)
+	assert.Equal(t, `action goto("dispenser", "b0")`, Label(n))
+}
+
+func TestBuiltinSkills(t *testing.T) {
+	r := NewRegistry()
+	wait, _ := r.Skill("wait")
+	leaf, err := Action(wait, Number(2))
+	require.NoError(t, err)
+	in := instance(t, leaf)
+	var got []game.Action
+	var st Status
+	for step := range 3 {
+		var a game.Action
+		a, st = in.Tick(step, nil)
+		got = append(got, a)
+	}
+	assert.Equal(t, []game.Action{game.Skip(), game.Skip(), game.Skip()}, got)
+	assert.Equal(t, Success, st)
+
+	set, _ := r.Skill("set")
+	leaf, err = Action(set, String("mode"), String("fetch"))
+	require.NoError(t, err)
+	in = instance(t, leaf)
+	tick(in, 0)
+	v, ok := in.Blackboard().Get("mode")
+	assert.True(t, ok)
+	assert.Equal(t, String("fetch"), v)
+}

@@ -108,20 +108,20 @@ func SurveyAt(x, y int) Action {
 
 // Result codes of actions (SCENARIO.md §8.14).
 const (
-	Success          = "success"
-	PartialSuccess   = "partial_success"
-	Failed           = "failed"
-	FailedParameter  = "failed_parameter"
-	FailedPath       = "failed_path"
-	FailedPartner    = "failed_partner"
-	FailedTarget     = "failed_target"
-	FailedBlocked    = "failed_blocked"
-	FailedResources  = "failed_resources"
-	FailedLocation   = "failed_location"
-	FailedStatus     = "failed_status"
-	FailedRole       = "failed_role"
-	FailedRandom     = "failed_random"
-	UnknownAction    = "unknown_action"
+	Success         = "success"
+	PartialSuccess  = "partial_success"
+	Failed          = "failed"
+	FailedParameter = "failed_parameter"
+	FailedPath      = "failed_path"
+	FailedPartner   = "failed_partner"
+	FailedTarget    = "failed_target"
+	FailedBlocked   = "failed_blocked"
+	FailedResources = "failed_resources"
+	FailedLocation  = "failed_location"
+	FailedStatus    = "failed_status"
+	FailedRole      = "failed_role"
+	FailedRandom    = "failed_random"
+	UnknownAction   = "unknown_action"
 )
 
 // Succeeded reports whether a result code means the action took effect

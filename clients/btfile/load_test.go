@@ -20,7 +20,9 @@ func testRegistry() *bt.Registry {
 		c.Act(game.Skip())
 		return bt.Running
 	}
-	str := func(name string, optional bool) bt.Param { return bt.Param{Name: name, Kind: bt.KindString, Optional: optional} }
+	str := func(name string, optional bool) bt.Param {
+		return bt.Param{Name: name, Kind: bt.KindString, Optional: optional}
+	}
 	r.MustAddSkill(bt.Skill{Name: "explore", Run: act})
 	r.MustAddSkill(bt.Skill{Name: "escape", Run: act})
 	r.MustAddSkill(bt.Skill{Name: "goto", Run: act, Params: []bt.Param{str("what", false), str("type", true)}})

@@ -34,6 +34,7 @@ func commands() []command {
 		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
 		{"serve", "run the tournament of a config file", runServe},
 		{"agents", "connect sample agents to a server", runAgents},
+		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 	}
 }
 

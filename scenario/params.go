@@ -41,6 +41,10 @@ type GridParams struct {
 	Instructions  []maps.Instruction
 	Goals         ZoneParams
 	RoleZones     ZoneParams
+	// Connected makes set-up carve the fewest obstacles it can (maps.Carve)
+	// so that every start cell, dispenser and zone is reachable from the
+	// others (grid.connected, a massim-go extension; see Reachability).
+	Connected bool
 }
 
 // ZoneParams configures goal or role zones.

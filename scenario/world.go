@@ -26,6 +26,7 @@ type World struct {
 	roleZones  []zone
 	goalCover  []int32 // per cell: number of goal zones covering it
 	roleCover  []int32
+	carved     []Pos // obstacles removed by grid.connected (reachability.go)
 
 	step   int
 	phase  phase
@@ -98,6 +99,9 @@ func New(p Params, teams []Team) (*World, error) {
 	}
 	if err := w.placeDispensers(); err != nil {
 		return nil, err
+	}
+	if p.Grid.Connected {
+		w.connect()
 	}
 	return w, nil
 }

@@ -57,6 +57,9 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	s.status.simulationStarted(names, index)
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
+	if r := world.Reachability(); !r.Connected() {
+		sim.log.Warn().Str("terrain", r.String()).Msg("not every start cell, dispenser and zone is reachable (grid.connected would carve paths)")
+	}
 
 	if len(s.opts.Observers) > 0 {
 		static, initial := world.Static(info.Name), world.Snapshot()

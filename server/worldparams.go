@@ -39,6 +39,7 @@ func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.
 			Height:    m.Grid.Height,
 			Goals:     zones(m.Grid.Goals),
 			RoleZones: zones(m.Grid.RoleZones),
+			Connected: m.Grid.Connected,
 		},
 		Tasks: scenario.TaskParams{
 			Size: bounds(m.Tasks.Size), Concurrent: m.Tasks.Concurrent,

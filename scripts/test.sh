@@ -12,8 +12,10 @@ install_chromium() {
   echo "test.sh: installing Chromium (Debian package chromium) for the browser tests" >&2
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  local apt="apt-get -o DPkg::Lock::Timeout=600 -qq"
+  $sudo $apt update
+  $sudo env DEBIAN_FRONTEND=noninteractive $apt install -y --no-install-recommends chromium >/dev/null
+  command -v chromium >/dev/null 2>&1 || { echo "test.sh: Chromium did not install" >&2; exit 1; }
 }
 
 install_chromium

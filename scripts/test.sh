@@ -22,11 +22,11 @@ install_chromium
 go vet ./...
 go test -race -count=1 -timeout 30m ./...
 
-# Fuzz targets, briefly: the seed corpora already ran above as plain tests.
+# Fuzz targets, briefly: their seed corpora already ran above as plain tests.
 fuzztime="${FUZZTIME:-10s}"
-for target in $(go test -list '^Fuzz' ./... 2>/dev/null | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/{f=f" "$1} /^ok/{if(f!="")print $2":"f; f=""}'); do
-  pkg="${target%%:*}"
-  for fn in ${target#*:}; do
+go test -list '^Fuzz' ./... | awk '/^Fuzz/ {f = f " " $1} /^ok/ {if (f != "") print $2 f; f = ""}' |
+while read -r pkg targets; do
+  for fn in $targets; do
     echo "fuzz $pkg $fn ($fuzztime)"
     go test -run='^$' -fuzz="^${fn}\$" -fuzztime="$fuzztime" "$pkg"
   done

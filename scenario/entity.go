@@ -37,6 +37,7 @@ type entity struct {
 	actionParams []string
 	result       string
 
+	violations    []string         // norms violated in this step's regulation
 	events        []protocol.Event // generated in the current action phase
 	perceptEvents []protocol.Event // generated in the previous action phase, shown in this step's percept
 }

@@ -154,18 +154,8 @@ func (w *World) Snapshot() *Snapshot {
 	if s.Events == nil {
 		s.Events = []LogEvent{}
 	}
-	var comp []*thing
-	attachedOf := func(t *thing) []protocol.Pos {
-		if len(t.links) == 0 {
-			return nil
-		}
-		comp = w.things.structure(t, comp)
-		out := make([]protocol.Pos, 0, len(comp)-1)
-		for _, c := range comp[1:] {
-			out = append(out, protocol.Pos{c.pos.X, c.pos.Y})
-		}
-		return out
-	}
+	attached := w.structureCells()
+	attachedOf := func(t *thing) []protocol.Pos { return attached[t.id] }
 	for _, e := range w.entities {
 		role := w.roles[e.role]
 		s.Entities = append(s.Entities, EntitySnapshot{
@@ -211,6 +201,31 @@ func (w *World) Snapshot() *Snapshot {
 		s.Violations = append(s.Violations, ViolationSnapshot{Norm: v.norm, Who: v.who})
 	}
 	return s
+}
+
+// structureCells gives every linked thing the cells of all other things of
+// its structure (REPLAY.md §3.1), computing each structure once.
+func (w *World) structureCells() map[int][]protocol.Pos {
+	out := make(map[int][]protocol.Pos)
+	done := w.things.stamps
+	for _, t := range w.things.all[1:] {
+		if t.removed || len(t.links) == 0 || t.stamp > done {
+			continue
+		}
+		s := w.structureOf(t)
+		n := len(s.items)
+		flat := make([]protocol.Pos, 0, n*(n-1))
+		for _, self := range s.items {
+			start := len(flat)
+			for _, c := range s.items {
+				if c != self {
+					flat = append(flat, protocol.Pos{c.pos.X, c.pos.Y})
+				}
+			}
+			out[self.id] = flat[start:len(flat):len(flat)]
+		}
+	}
+	return out
 }
 
 func zoneSnapshots(zones []zone) []ZoneSnapshot {

@@ -24,6 +24,7 @@ type thing struct {
 	links   []int   // ids of directly attached things, ascending
 	nextAt  int     // next attachable on the same cell (only start cells hold several)
 	removed bool
+	stamp   uint64 // membership mark of the last structure computed through it
 }
 
 func (t *thing) attachable() bool { return t.kind != KindDispenser }
@@ -35,6 +36,8 @@ type things struct {
 	all         []*thing // index = id; all[0] is nil; removed things stay as tombstones
 	firstAt     []int    // per cell: id of the first attachable, 0 if none
 	dispenserAt []int    // per cell: id of the dispenser, 0 if none
+	dispensers  []int    // ids of all dispensers, creation order (they are never removed)
+	stamps      uint64   // last stamp handed out to a structure computation
 }
 
 func newThings(g grid) *things {
@@ -54,6 +57,7 @@ func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 	ts.all = append(ts.all, t)
 	if kind == KindDispenser {
 		ts.dispenserAt[ts.g.index(pos)] = t.id
+		ts.dispensers = append(ts.dispensers, t.id)
 	} else {
 		ts.place(t)
 	}
@@ -100,17 +104,17 @@ func (ts *things) moveTo(t *thing, pos Pos) {
 	ts.place(t)
 }
 
-// remove destroys a thing and all its links.
+// remove destroys a thing and all its links; removing twice is harmless.
+// Dispensers are never removed (nothing in the game destroys them).
 func (ts *things) remove(t *thing) {
+	if t.removed || t.kind == KindDispenser {
+		return
+	}
 	for _, other := range t.links {
 		ts.all[other].links = deleteID(ts.all[other].links, t.id)
 	}
 	t.links = nil
-	if t.kind == KindDispenser {
-		ts.dispenserAt[ts.g.index(t.pos)] = 0
-	} else {
-		ts.unplace(t)
-	}
+	ts.unplace(t)
 	t.removed = true
 }
 
@@ -166,25 +170,6 @@ func (ts *things) unlinkAll(t *thing) {
 		ts.all[other].links = deleteID(ts.all[other].links, t.id)
 	}
 	t.links = nil
-}
-
-// structure is the connected component of t in the link graph, t first,
-// then breadth-first by ascending ids. buf is reused when it has capacity.
-func (ts *things) structure(t *thing, buf []*thing) []*thing {
-	out := append(buf[:0], t)
-	if len(t.links) == 0 {
-		return out
-	}
-	seen := map[int]bool{t.id: true}
-	for i := 0; i < len(out); i++ {
-		for _, id := range out[i].links {
-			if !seen[id] {
-				seen[id] = true
-				out = append(out, ts.all[id])
-			}
-		}
-	}
-	return out
 }
 
 func insertID(ids []int, id int) []int {

@@ -83,14 +83,15 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 		Energy:           e.energy,
 		Deactivated:      e.deactivated(),
 		Role:             role.Name,
-		Things:           make([]protocol.Thing, 0, 8),
-		Attached:         []protocol.Pos{},
-		GoalZones:        []protocol.Pos{},
-		RoleZones:        []protocol.Pos{},
-		Events:           noEvents,
-		Tasks:            w.stepTasks,
-		Norms:            w.stepNorms,
-		Violations:       noViolations,
+		// Sized like this agent's last percept: views change little from step to step.
+		Things:     make([]protocol.Thing, 0, e.seen.things+4),
+		Attached:   make([]protocol.Pos, 0, e.seen.attached),
+		GoalZones:  make([]protocol.Pos, 0, e.seen.goalZones),
+		RoleZones:  make([]protocol.Pos, 0, e.seen.roleZones),
+		Events:     noEvents,
+		Tasks:      w.stepTasks,
+		Norms:      w.stepNorms,
+		Violations: noViolations,
 	}
 	if len(e.perceptEvents) > 0 {
 		p.Events = slices.Clone(e.perceptEvents)
@@ -130,6 +131,7 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 			p.RoleZones = append(p.RoleZones, rel)
 		}
 	})
+	e.seen = perceptSizes{len(p.Things), len(p.Attached), len(p.GoalZones), len(p.RoleZones)}
 	if w.p.AbsolutePosition {
 		p.AbsolutePosition = &protocol.Pos{origin.X, origin.Y}
 	}

@@ -33,11 +33,24 @@ func (t *thing) attachable() bool { return t.kind != KindDispenser }
 // Ids are per simulation, from 1, in creation order (SCENARIO.md §2).
 type things struct {
 	g           grid
-	all         []*thing // index = id; all[0] is nil; removed things stay as tombstones
-	firstAt     []int    // per cell: id of the first attachable, 0 if none
-	dispenserAt []int    // per cell: id of the dispenser, 0 if none
-	dispensers  []int    // ids of all dispensers, creation order (they are never removed)
-	stamps      uint64   // last stamp handed out to a structure computation
+	all         []*thing               // index = id; all[0] is nil; removed things stay as tombstones
+	firstAt     []int                  // per cell: id of the first attachable, 0 if none
+	dispenserAt []int                  // per cell: id of the dispenser, 0 if none
+	dispensers  []int                  // ids of all dispensers, creation order (they are never removed)
+	stamps      uint64                 // last stamp handed out to a structure computation
+	live        [KindDispenser + 1]int // things that exist, per kind
+
+	// obstacleVersion changes whenever an obstacle appears, disappears,
+	// moves or gains or loses a link, so snapshots can reuse their list of
+	// obstacles (usually the largest part of the world) while it holds.
+	obstacleVersion uint64
+}
+
+// touch records a change to t that snapshots of obstacles must see.
+func (ts *things) touch(t *thing) {
+	if t.kind == KindObstacle {
+		ts.obstacleVersion++
+	}
 }
 
 func newThings(g grid) *things {
@@ -55,6 +68,7 @@ func (ts *things) get(id int) *thing { return ts.all[id] }
 func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 	t := &thing{id: len(ts.all), kind: kind, pos: pos, typ: typ}
 	ts.all = append(ts.all, t)
+	ts.live[kind]++
 	if kind == KindDispenser {
 		ts.dispenserAt[ts.g.index(pos)] = t.id
 		ts.dispensers = append(ts.dispensers, t.id)
@@ -67,6 +81,7 @@ func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 // place links t into its cell's chain; later arrivals go to the end, so a
 // cell lists its entities in creation order.
 func (ts *things) place(t *thing) {
+	ts.touch(t)
 	t.nextAt = 0
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == 0 {
@@ -110,12 +125,11 @@ func (ts *things) remove(t *thing) {
 	if t.removed || t.kind == KindDispenser {
 		return
 	}
-	for _, other := range t.links {
-		ts.all[other].links = deleteID(ts.all[other].links, t.id)
-	}
-	t.links = nil
+	ts.unlinkAll(t)
+	ts.touch(t)
 	ts.unplace(t)
 	t.removed = true
+	ts.live[t.kind]--
 }
 
 // occupied reports whether a cell holds an attachable.
@@ -151,6 +165,8 @@ func (ts *things) link(a, b *thing) {
 	if !slices.Contains(a.links, b.id) {
 		a.links = insertID(a.links, b.id)
 		b.links = insertID(b.links, a.id)
+		ts.touch(a)
+		ts.touch(b)
 	}
 }
 
@@ -161,13 +177,20 @@ func (ts *things) unlink(a, b *thing) bool {
 	}
 	a.links = deleteID(a.links, b.id)
 	b.links = deleteID(b.links, a.id)
+	ts.touch(a)
+	ts.touch(b)
 	return true
 }
 
 // unlinkAll removes every link of t.
 func (ts *things) unlinkAll(t *thing) {
 	for _, other := range t.links {
-		ts.all[other].links = deleteID(ts.all[other].links, t.id)
+		o := ts.all[other]
+		o.links = deleteID(o.links, t.id)
+		ts.touch(o)
+	}
+	if len(t.links) > 0 {
+		ts.touch(t)
 	}
 	t.links = nil
 }

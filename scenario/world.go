@@ -51,6 +51,8 @@ type World struct {
 	attachedCache []bool
 	stepTasks     []protocol.Task // percept form, shared by all agents of the step
 	stepNorms     []protocol.Norm
+
+	snap snapshotCache // see Snapshot
 }
 
 // phase is where the world is within its step.

@@ -48,10 +48,8 @@ var busyTeams = []Team{{Name: "A", Prefix: "agent"}, {Name: "B", Prefix: "agent"
 
 // players makes one random player per agent of w.
 func players(w *World, seed int64) map[string]*scenariotest.Player {
-	roles := make([]string, len(w.roles))
-	for i, r := range w.roles {
-		roles[i] = r.Name
-	}
+	ip, _ := w.InitialPercept(w.entities[0].name)
+	roles := ip.Roles
 	out := make(map[string]*scenariotest.Player, len(w.entities))
 	for i, e := range w.entities {
 		var mates []string

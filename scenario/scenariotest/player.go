@@ -15,14 +15,32 @@ type Player struct {
 	rng       *rand.Rand
 	name      string
 	teammates []string
-	roles     []string
+	roles     []protocol.RoleInfo // the first is the default role
 }
 
-// NewPlayer makes a player for agent name; teammates and roles supply
-// parameters for connect and adopt. The same seed and percepts give the
-// same actions.
-func NewPlayer(seed uint64, name string, teammates, roles []string) *Player {
+// NewPlayer makes a player for agent name; teammates and roles (as in the
+// initial percept) supply parameters for connect and adopt. The same seed
+// and percepts give the same actions.
+func NewPlayer(seed uint64, name string, teammates []string, roles []protocol.RoleInfo) *Player {
 	return &Player{rng: rand.New(rand.NewPCG(seed, 0x5eed)), name: name, teammates: teammates, roles: roles}
+}
+
+// may reports whether the current role permits an action; now and then it
+// claims so anyway, to provoke failed_role.
+func (p *Player) may(pc *protocol.StepPercept, action string) bool {
+	if p.rng.IntN(20) == 0 {
+		return true
+	}
+	for _, r := range p.roles {
+		if r.Name == pc.Role {
+			for _, a := range r.Actions {
+				if a == action {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 var dirs = []string{"n", "s", "e", "w"}
@@ -39,17 +57,26 @@ func (p *Player) Act(pc *protocol.StepPercept) (string, []string) {
 		return p.rare(pc)
 	}
 	inGoal, inRole := hasPos(pc.GoalZones, 0, 0), hasPos(pc.RoleZones, 0, 0)
-	if inRole && p.rng.IntN(8) == 0 {
-		return "adopt", []string{p.roles[p.rng.IntN(len(p.roles))]}
+	if inRole && (pc.Role == p.roles[0].Name || p.rng.IntN(8) == 0) {
+		return "adopt", []string{p.roles[p.rng.IntN(len(p.roles))].Name}
 	}
-	if len(pc.Attached) > 0 && inGoal && len(pc.Tasks) > 0 && p.rng.IntN(3) > 0 {
+	if pc.Role == p.roles[0].Name && !inRole && len(pc.RoleZones) > 0 && p.rng.IntN(2) == 0 {
+		z := pc.RoleZones[p.rng.IntN(len(pc.RoleZones))]
+		return "move", []string{towards(z[0], z[1])}
+	}
+	if len(pc.Attached) > 0 && inGoal && len(pc.Tasks) > 0 && p.may(pc, "submit") {
 		return "submit", []string{p.taskFor(pc)}
 	}
-	if d, ok := p.adjacent(pc, protocol.ThingDispenser); ok && !occupied(pc, d) && len(pc.Attached) < 3 && p.rng.IntN(2) == 0 {
+	if d, ok := p.adjacent(pc, protocol.ThingDispenser); ok && !occupied(pc, d) && len(pc.Attached) < 3 && p.may(pc, "request") {
 		return "request", []string{d}
 	}
-	if d, ok := p.adjacent(pc, protocol.ThingBlock); ok && p.rng.IntN(3) > 0 {
+	if d, ok := p.adjacent(pc, protocol.ThingBlock); ok && p.may(pc, "attach") {
 		return "attach", []string{d}
+	}
+	if len(pc.Attached) == 0 && p.may(pc, "request") && p.rng.IntN(3) > 0 {
+		if x, y, ok := p.nearest(pc, protocol.ThingDispenser); ok && abs(x)+abs(y) > 1 {
+			return "move", []string{towards(x, y)}
+		}
 	}
 	if len(pc.Attached) > 0 && !inGoal && len(pc.GoalZones) > 0 && p.rng.IntN(3) > 0 {
 		g := pc.GoalZones[p.rng.IntN(len(pc.GoalZones))]
@@ -107,7 +134,8 @@ func (p *Player) malformed() (string, []string) {
 // taskFor prefers a task whose requirements all lie on attached cells.
 func (p *Player) taskFor(pc *protocol.StepPercept) string {
 	for _, t := range pc.Tasks {
-		fits := true
+		fits := p.rng.IntN(10) > 0 // sometimes the wrong task, to fail
+
 		for _, r := range t.Requirements {
 			fits = fits && hasPos(pc.Attached, r.X, r.Y)
 		}
@@ -133,6 +161,17 @@ func (p *Player) adjacent(pc *protocol.StepPercept, typ string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nearest is the closest perceived thing of a type (the first of equals).
+func (p *Player) nearest(pc *protocol.StepPercept, typ string) (x, y int, ok bool) {
+	best := -1
+	for _, th := range pc.Things {
+		if d := abs(th.X) + abs(th.Y); th.Type == typ && (best < 0 || d < best) {
+			best, x, y = d, th.X, th.Y
+		}
+	}
+	return x, y, best >= 0
 }
 
 func (p *Player) attachedOrSelf(pc *protocol.StepPercept) protocol.Pos {

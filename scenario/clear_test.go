@@ -27,6 +27,10 @@ func TestClear(t *testing.T) {
 			tw.roles[e.role].ClearChance = 0
 		}, ResultFailedRandom, 100, false},
 		{"FailedLocationBeyondMaxDistance", "builder", []string{"1", "1"}, 100, nil, ResultFailedLocation, 100, false},
+		{"FailedRandomIsCheckedBeforeTheLocation", "builder", []string{"3", "3"}, 100, func(tw *testWorld, e *entity) {
+			tw.roles[e.role].ClearChance = 0
+		}, ResultFailedRandom, 100, false},
+		{"FailedLocationIsCheckedBeforeTheEnergy", "builder", []string{"1", "1"}, 1, nil, ResultFailedLocation, 1, false},
 		{"FailedResourcesWithoutEnoughEnergy", "builder", []string{"1", "0"}, 1, nil, ResultFailedResources, 1, false},
 		{"FailedTargetOnEmptyCellStillCostsEnergy", "builder", []string{"0", "1"}, 100, nil, ResultFailedTarget, 98, false},
 		{"FailedTargetOnAHeldBlock", "builder", []string{"0", "1"}, 100, func(tw *testWorld, e *entity) {

@@ -87,6 +87,9 @@ func TestSubmit(t *testing.T) {
 		{"FailedWhenRotated", []string{"t"}, func(tw *testWorld, e *entity) {
 			tw.act(map[*entity]Action{e: {Name: ActionRotate, Params: []string{"cw"}}})
 		}, ResultFailed},
+		{"FailedTargetIsCheckedBeforeTheGoalZone", []string{"nope"}, func(tw *testWorld, e *entity) {
+			tw.removeZone(&tw.goalZones, tw.goalCover, 0)
+		}, ResultFailedTarget},
 		{"SuccessWithExtraBlocks", []string{"t"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b1") }, ResultSuccess},
 	}
 	for _, tc := range tests {

@@ -120,10 +120,10 @@ func (w *World) Reachability() Reachability {
 	return r
 }
 
-// connect carves paths so that every landmark is reachable (grid.connected).
+// carveConnections carves paths so that every landmark is reachable (grid.connected).
 // It runs after all placement and draws nothing, so a connected world is the
 // same world as without the option, minus the carved obstacles.
-func (w *World) connect() {
+func (w *World) carveConnections() {
 	blocked, _ := w.obstacleMap()
 	label, _ := maps.Regions(w.g.w, w.g.h, blocked)
 	marks := w.landmarks()

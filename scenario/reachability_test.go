@@ -32,9 +32,6 @@ func drawWorld(t *testing.T, rows ...string) *testWorld {
 	return tw
 }
 
-func (tw *testWorld) goalZone(x, y, r int) { tw.addZone(&tw.goalZones, tw.goalCover, Pos{x, y}, r) }
-func (tw *testWorld) roleZone(x, y, r int) { tw.addZone(&tw.roleZones, tw.roleCover, Pos{x, y}, r) }
-
 func TestReachability(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -130,13 +127,13 @@ func TestReachability_StringNamesWhatIsUnreachable(t *testing.T) {
 	tw := drawWorld(t, "S....", ".###.", ".#D#.", ".###.", ".....")
 	r := tw.Reachability()
 	assert.Equal(t, "5x5, 32.0% obstacles, 2 free region(s), 1 of 2 start cells, dispensers and zones unreachable: dispenser b0 at (2,2)", r.String())
-	tw.connect()
+	tw.carveConnections()
 	assert.Equal(t, "5x5, 28.0% obstacles, 1 free region(s), all 2 start cells, dispensers and zones connected; 1 obstacle(s) carved by grid.connected", tw.Reachability().String())
 }
 
 func TestConnect_CarvesTheFewestObstaclesForAWalledInDispenser(t *testing.T) {
 	tw := drawWorld(t, "..........", ".S....###.", "......#D#.", "......###.", "..........")
-	tw.connect()
+	tw.carveConnections()
 	r := tw.Reachability()
 	assert.True(t, r.Connected(), "%s", r)
 	assert.Equal(t, 1, r.Regions)
@@ -150,7 +147,7 @@ func TestConnect_FreesAZoneWhoseWholeAreaIsWalledIn(t *testing.T) {
 	tw := drawWorld(t, "S.......", "...###..", "...###..", "...###..", "........")
 	tw.roleZone(4, 2, 0) // an obstacle cell, no free cell in its area
 	require.False(t, tw.Reachability().Connected())
-	tw.connect()
+	tw.carveConnections()
 	r := tw.Reachability()
 	assert.True(t, r.Connected(), "%s", r)
 	assert.Len(t, r.Carved, 2, "the centre and one wall cell")
@@ -159,7 +156,7 @@ func TestConnect_FreesAZoneWhoseWholeAreaIsWalledIn(t *testing.T) {
 func TestConnect_DoesNothingWhenAlreadyConnected(t *testing.T) {
 	tw := drawWorld(t, "S...#", "..D.#", "....#")
 	before := tw.Reachability()
-	tw.connect()
+	tw.carveConnections()
 	assert.Empty(t, tw.carved)
 	assert.Equal(t, before, tw.Reachability())
 }

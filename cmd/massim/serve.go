@@ -34,6 +34,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	default:
 		return &exitError{code: 2, err: errors.New("need -conf FILE (or -confString JSON)")}
 	}
+	if err == nil {
+		err = server.CheckMatches(cfg)
+	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}

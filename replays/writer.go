@@ -216,22 +216,7 @@ func (w *Writer) finishSim() {
 func (w *Writer) writeGroup(final bool) {
 	sim := w.cur
 	name := GroupFile(sim.group)
-	size := 2
-	for _, f := range sim.frames {
-		size += len(f) + 16
-	}
-	b := make([]byte, 0, size)
-	b = append(b, '{')
-	for i, f := range sim.frames {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(sim.steps[i]), 10)
-		b = append(b, '"', ':')
-		b = append(b, f...)
-	}
-	b = append(b, '}')
+	b := EncodeGroup(sim.steps, sim.frames)
 	if err := w.writeFile(sim.dir, name, b, final); err != nil {
 		w.fail(sim, name, err)
 		return
@@ -300,4 +285,25 @@ func (w *Writer) record(err error) {
 	if len(w.errs) < maxErrors {
 		w.errs = append(w.errs, err)
 	}
+}
+
+// EncodeGroup builds a group file from encoded snapshots and their steps:
+// {"<step>":<snapshot>,...} in the order given.
+func EncodeGroup(steps []int, frames [][]byte) []byte {
+	size := 2
+	for _, f := range frames {
+		size += len(f) + 16
+	}
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for i, f := range frames {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, int64(steps[i]), 10)
+		b = append(b, '"', ':')
+		b = append(b, f...)
+	}
+	return append(b, '}')
 }

@@ -3,6 +3,7 @@
 //	massim                         the demo: a short match of two sample teams
 //	massim serve -conf FILE        run the tournament of a config file
 //	massim agents -team A ...      connect sample agents to a server
+//	massim replay DIR              view replays in the browser
 //
 // Run "massim help" for every subcommand and its flags.
 package main
@@ -34,6 +35,7 @@ func commands() []command {
 		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
 		{"serve", "run the tournament of a config file", runServe},
 		{"agents", "connect sample agents to a server", runAgents},
+		{"replay", "view replay folders in the browser", runReplay},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 	}
 }

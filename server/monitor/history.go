@@ -84,7 +84,7 @@ func (h *history) finish() {
 func gzipped(b []byte) []byte {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // the level is valid
-	_, _ = zw.Write(b)                                  // writes to a bytes.Buffer cannot fail
+	_, _ = zw.Write(b)                                 // writes to a bytes.Buffer cannot fail
 	_ = zw.Close()
 	return buf.Bytes()
 }

@@ -67,6 +67,16 @@ export class MapView {
     this.oy = h / 2 - py * this.scale;
   }
 
+  primaryX() {
+    const mw = this.static.grid.width * this.scale, { w } = this.size();
+    return this.ox + Math.floor((w / 2 - this.ox) / mw) * mw;
+  }
+
+  primaryY() {
+    const mh = this.static.grid.height * this.scale, { h } = this.size();
+    return this.oy + Math.floor((h / 2 - this.oy) / mh) * mh;
+  }
+
   zoomAt(sx, sy, factor) {
     const s = clamp(this.scale * factor, minScale, maxScale);
     this.ox = sx - ((sx - this.ox) * s) / this.scale;
@@ -202,6 +212,10 @@ export class MapView {
       this.drawThings(snap, w - x, h - y, -x, -y);
       ctx.restore();
     }
+    // The torus repeats; fade the copies around the one at the origin so
+    // the eye finds the map's own extent.
+    ctx.fillStyle = 'rgba(244, 241, 234, 0.35)';
+    for (const [x, y] of copies) if (x !== this.primaryX() || y !== this.primaryY()) ctx.fillRect(x, y, mw, mh);
     this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length };
   }
 

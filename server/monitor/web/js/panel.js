@@ -126,10 +126,11 @@ function renderNorms(snap) {
   if (!norms.length) box.append(el('div', 'small', 'no norm'));
   for (const n of norms) {
     const active = snap.step >= n.start && snap.step <= n.until;
+    const phase = active ? 'in force' : snap.step < n.start ? 'announced' : 'over';
     const row = el('div', active ? 'norm active' : 'norm');
     const reqs = n.requirements.map(r => `${r.type.toLowerCase()} ${r.name} ≤ ${r.quantity}`).join(', ');
     row.append(el('div', '', `${n.name} (${n.level}): ${reqs}`),
-      el('div', 'small', `steps ${n.start}–${n.until} · punishment ${n.punishment}${active ? ' · in force' : ' · announced'}`));
+      el('div', 'small', `steps ${n.start}–${n.until} · punishment ${n.punishment} · ${phase}`));
     box.append(row);
   }
 }

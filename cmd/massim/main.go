@@ -37,6 +37,7 @@ func commands() []command {
 		{"agents", "connect sample agents to a server", runAgents},
 		{"replay", "view replay folders in the browser", runReplay},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
+		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
 	}
 }
 

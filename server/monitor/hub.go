@@ -31,6 +31,13 @@ type Options struct {
 	// (default 512). When it is full a step is left out of the live feed and
 	// the history (logged); set-up and end events are never dropped.
 	Inbox int
+	// FrameInterval is the shortest time between two snapshots sent live
+	// (default 20ms, i.e. at most 50 per second; negative: every step at
+	// once). A match faster than that is coalesced: viewers get the newest
+	// snapshot at each tick, the history keeps every step. No browser draws
+	// faster, and 100 viewers of an unpaced match would otherwise cost the
+	// step loop CPU it needs.
+	FrameInterval time.Duration
 }
 
 func (o *Options) defaults() {
@@ -48,6 +55,9 @@ func (o *Options) defaults() {
 	}
 	if o.Inbox <= 0 {
 		o.Inbox = 512
+	}
+	if o.FrameInterval == 0 {
+		o.FrameInterval = 20 * time.Millisecond
 	}
 }
 
@@ -145,18 +155,31 @@ func (h *Hub) post(e event, mustArrive bool) {
 type hubState struct {
 	monitor    map[*viewer]struct{}
 	status     map[*viewer]struct{}
-	lastStatic *frame
+	lastStatic *frame // last sent of each feed (what a new viewer gets)
 	lastSnap   *frame
 	lastStatus *frame
 	steps      int
 	sim        string
+
+	// Coalescing (Options.FrameInterval): the newest unsent documents.
+	pendingSnap   []byte
+	pendingStatus []byte
+	lastSent      time.Time
+	tick          *time.Timer
+	ticking       bool
 }
 
 func (h *Hub) run() {
 	defer close(h.done)
-	st := &hubState{monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{}}
+	st := &hubState{monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{}, tick: time.NewTimer(time.Hour)}
+	st.tick.Stop()
+	defer st.tick.Stop()
 	for {
 		select {
+		case <-st.tick.C:
+			st.ticking = false
+			h.flush(st)
+			h.viewers.Store(int64(len(st.monitor) + len(st.status)))
 		case <-h.quit:
 			for v := range st.monitor {
 				v.close()
@@ -206,6 +229,7 @@ func (h *Hub) handle(st *hubState, e event) {
 			h.log.Error().Err(err).Msg("monitor: encode static world")
 			return
 		}
+		h.flush(st) // the end of the previous simulation first
 		st.sim, st.steps = e.info.Name, e.static.Steps
 		st.lastSnap = nil
 		st.lastStatic = h.broadcast(st.monitor, static, true)
@@ -214,6 +238,7 @@ func (h *Hub) handle(st *hubState, e event) {
 	case evStep:
 		h.addSnapshot(st, e.snap, true)
 	case evEnd:
+		h.flush(st)
 		h.history.finish()
 	}
 }
@@ -224,15 +249,40 @@ func (h *Hub) addSnapshot(st *hubState, snap *scenario.Snapshot, withStatus bool
 		h.log.Error().Err(err).Int("step", snap.Step).Msg("monitor: encode snapshot")
 		return
 	}
-	st.lastSnap = h.broadcast(st.monitor, data, false)
 	h.history.add(snap, data)
+	st.pendingSnap = data
 	if withStatus {
 		status, err := json.Marshal(statusOf(st.sim, st.steps, snap))
 		if err != nil {
 			h.log.Error().Err(err).Msg("monitor: encode status")
-			return
+		} else {
+			st.pendingStatus = status
 		}
-		st.lastStatus = h.broadcast(st.status, status, false)
+	}
+	if !withStatus || h.opts.FrameInterval < 0 {
+		h.flush(st) // the initial snapshot goes out with its static world
+		return
+	}
+	if wait := h.opts.FrameInterval - time.Since(st.lastSent); wait > 0 {
+		if !st.ticking {
+			st.tick.Reset(wait)
+			st.ticking = true
+		}
+		return
+	}
+	h.flush(st)
+}
+
+// flush sends the pending documents.
+func (h *Hub) flush(st *hubState) {
+	if st.pendingSnap != nil {
+		st.lastSnap = h.broadcast(st.monitor, st.pendingSnap, false)
+		st.pendingSnap = nil
+		st.lastSent = time.Now()
+	}
+	if st.pendingStatus != nil {
+		st.lastStatus = h.broadcast(st.status, st.pendingStatus, false)
+		st.pendingStatus = nil
 	}
 }
 

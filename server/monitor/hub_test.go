@@ -120,7 +120,7 @@ func TestHub_NewViewerGetsLatestStaticThenLatestSnapshot(t *testing.T) {
 }
 
 func TestHub_ViewerThatNeverReadsIsDroppedAndOthersContinue(t *testing.T) {
-	hub, ts := startHub(t, monitor.Options{ViewerQueue: 4, MaxLag: 8})
+	hub, ts := startHub(t, monitor.Options{ViewerQueue: 4, MaxLag: 8, FrameInterval: -1})
 	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
 	stuck := dialFeed(t, ts, "/live/monitor") // never reads
 	reader := dialFeed(t, ts, "/live/monitor")
@@ -270,4 +270,23 @@ func TestMount_ServesTheEmbeddedPage(t *testing.T) {
 		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
 		assert.Contains(t, string(body), want, path)
 	}
+}
+
+func TestHub_FastMatchIsCoalescedLiveButTheHistoryKeepsEveryStep(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{FrameInterval: time.Hour})
+	c := dialFeed(t, ts, "/live/monitor")
+	waitUntil(t, "the viewer joined", func() bool { return hub.Viewers() == 1 })
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	assert.Contains(t, readDoc(t, c), "grid")
+	assert.Equal(t, "-1", string(readDoc(t, c)["step"]), "the initial snapshot goes out with the static world")
+	for s := range 10 {
+		hub.StepDone(testSim, testSnapshot(s, 0))
+	}
+	// Steps 0–9 came within one frame interval: the end flushes the newest.
+	hub.SimulationEnded(testSim, server.SimResult{})
+	assert.Equal(t, "9", string(readDoc(t, c)["step"]))
+	waitUntil(t, "the history has step 9", func() bool { return historyLast(ts.URL) == 9 })
+	var scores struct{ Steps []int }
+	getJSON(t, ts.URL+"/live/history/scores.json", &scores)
+	assert.Equal(t, []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, scores.Steps)
 }

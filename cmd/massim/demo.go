@@ -64,11 +64,26 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	launch := make(chan struct{})
 	progress := newProgressLine(stdout)
-	spec, err := startSpectators(cfg, monitorAddr, true, log)
+	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
 		return err
 	}
 	defer spec.close()
+	var hs *httpServer
+	if monitorOn {
+		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {
+			return err
+		}
+		spec.mount(hs.Mux)
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
+		defer func() {
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
+			}
+		}()
+	}
 	srv := server.New(cfg, log, server.Options{
 		Listen: "127.0.0.1:0", Launch: launch, Observers: append([]server.Observer{progress}, spec.observers...),
 		MinStepDuration: *pace,
@@ -78,9 +93,8 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	addr := srv.Addr().(*net.TCPAddr)
 	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, teamNames(cfg))
-	spec.serve()
-	if spec.http != nil {
-		fmt.Fprintf(stdout, "monitor: %s  (open it in a browser; -monitor off to disable)\n", spec.http.URL())
+	if hs != nil {
+		fmt.Fprintf(stdout, "monitor: %s  (open it in a browser; -monitor off to disable)\n", hs.URL())
 	}
 
 	agentsCtx, stopAgents := context.WithCancel(ctx)
@@ -122,8 +136,8 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(runErr, server.ErrInterrupted) {
 		return &exitError{code: 3, err: runErr}
 	}
-	if runErr == nil && spec.http != nil && *linger {
-		fmt.Fprintf(stdout, "match over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", spec.http.URL())
+	if runErr == nil && hs != nil && *linger {
+		fmt.Fprintf(stdout, "match over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", hs.URL())
 		<-ctx.Done()
 	}
 	return runErr

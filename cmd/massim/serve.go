@@ -55,17 +55,29 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	spec, err := startSpectators(cfg, monitorAddr, false, log)
+	spec, err := newSpectators(cfg, monitorAddr != "", log)
 	if err != nil {
 		return err
 	}
-	spec.serve()
-	if spec.http != nil {
-		fmt.Fprintf(stdout, "monitor: %s\n", spec.http.URL())
+	defer spec.close()
+	if monitorAddr != "" {
+		hs, err := listenHTTP(monitorAddr, false, log)
+		if err != nil {
+			return err
+		}
+		spec.mount(hs.Mux)
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
+		defer func() {
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
+			}
+		}()
+		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
 	}
 	srv := server.New(cfg, log, server.Options{Console: os.Stdin, Observers: spec.observers})
 	summary, err := srv.Run(ctx)
-	spec.close()
 	printSummary(stdout, summary)
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end: %w", err)}

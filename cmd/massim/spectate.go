@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"net/http"
 	"os"
 
 	"github.com/rs/zerolog"
@@ -15,21 +15,20 @@ import (
 )
 
 // spectators are what watches a tournament besides its agents: the replay
-// writer (server.replayPath) and the live monitor on its HTTP server.
+// writer (server.replayPath) and the live monitor hub. They do not own the
+// HTTP server: whoever serves the monitor port mounts them on its mux.
 type spectators struct {
 	observers []server.Observer
 	writer    *replays.Writer
 	hub       *monitor.Hub
-	http      *httpServer
-	served    <-chan error
-	cancel    context.CancelFunc
+	library   *monitor.Library
 	log       zerolog.Logger
 }
 
-// startSpectators writes replays when the config asks for them and serves
-// the monitor on monitorAddr ("" = no monitor). The monitor also lists the
-// replays written so far. Mount more routes on s.http.Mux before serve.
-func startSpectators(cfg *config.Config, monitorAddr string, fallback bool, log zerolog.Logger) (*spectators, error) {
+// newSpectators writes replays when the config asks for them and, with
+// live set, starts the monitor hub; the monitor also lists the replays
+// written so far.
+func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectators, error) {
 	s := &spectators{log: log}
 	if path := cfg.Server.ReplayPath; path != "" {
 		if err := os.MkdirAll(path, 0o755); err != nil {
@@ -38,51 +37,30 @@ func startSpectators(cfg *config.Config, monitorAddr string, fallback bool, log 
 		s.writer = replays.NewWriter(path, replays.WriterOptions{Log: log})
 		s.observers = append(s.observers, replayObserver{s.writer})
 		log.Info().Str("path", path).Msg("writing replays")
-	}
-	if monitorAddr == "" {
-		return s, nil
-	}
-	hs, err := listenHTTP(monitorAddr, fallback, log)
-	if err != nil {
-		s.close()
-		return nil, err
-	}
-	s.http = hs
-	s.hub = monitor.NewHub(monitor.Options{Log: log})
-	s.observers = append(s.observers, s.hub)
-	routes := monitor.Routes{Hub: s.hub}
-	if path := cfg.Server.ReplayPath; path != "" {
-		lib, err := monitor.NewLibrary(path)
-		if err != nil {
-			s.close()
-			return nil, err
+		if live {
+			lib, err := monitor.NewLibrary(path)
+			if err != nil {
+				s.close()
+				return nil, err
+			}
+			s.library = lib
 		}
-		routes.Replays = lib
 	}
-	monitor.Mount(hs.Mux, routes)
+	if live {
+		s.hub = monitor.NewHub(monitor.Options{Log: log})
+		s.observers = append(s.observers, s.hub)
+	}
 	return s, nil
 }
 
-// serve starts the HTTP server (after every route is mounted).
-func (s *spectators) serve() {
-	if s.http == nil {
-		return
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	s.served = s.http.Serve(ctx)
-	s.log.Info().Str("url", s.http.URL()).Msg("monitor")
+// mount registers the monitor's routes (/, /live/..., /replays/) on mux.
+func (s *spectators) mount(mux *http.ServeMux) {
+	monitor.Mount(mux, monitor.Routes{Hub: s.hub, Replays: s.library})
 }
 
-// close stops the monitor and finishes the replays; replay write errors
-// are logged (the tournament's results stand without them).
+// close stops the hub and finishes the replays; replay write errors are
+// logged (the tournament's results stand without them).
 func (s *spectators) close() {
-	if s.cancel != nil {
-		s.cancel()
-		if err := <-s.served; err != nil {
-			s.log.Error().Err(err).Msg("monitor stopped")
-		}
-	}
 	if s.hub != nil {
 		s.hub.Close()
 	}

@@ -91,6 +91,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 // action phase, observers.
 func (sim *simulation) step(ctx context.Context) error {
 	w := sim.world
+	began := time.Now()
 	if err := w.Prepare(); err != nil {
 		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
 	}
@@ -116,6 +117,11 @@ func (sim *simulation) step(ctx context.Context) error {
 		snap := w.Snapshot()
 		for _, o := range obs {
 			o.StepDone(sim.info, snap)
+		}
+	}
+	if pace := sim.srv.opts.MinStepDuration; pace > 0 {
+		if err := sleepCtx(ctx, pace-time.Since(began)); err != nil {
+			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step(), ErrInterrupted)
 		}
 	}
 	return nil

@@ -33,6 +33,9 @@ type Options struct {
 	Launch <-chan struct{}
 	// Observers see every simulation (replays, monitor, progress lines).
 	Observers []Observer
+	// MinStepDuration paces the simulation so a human can watch: a step
+	// lasts at least this long. Zero: as fast as the agents answer.
+	MinStepDuration time.Duration
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
 }

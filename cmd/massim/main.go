@@ -3,6 +3,8 @@
 //	massim                         the demo: a short match of two sample teams
 //	massim serve -conf FILE        run the tournament of a config file
 //	massim agents -team A ...      connect sample agents to a server
+//	massim map -conf FILE -o F.png render a simulation's initial world
+//	massim replay DIR              view replays in the browser
 //
 // Run "massim help" for every subcommand and its flags.
 package main
@@ -34,6 +36,10 @@ func commands() []command {
 		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
 		{"serve", "run the tournament of a config file", runServe},
 		{"agents", "connect sample agents to a server", runAgents},
+		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
+		{"replay", "view replay folders in the browser", runReplay},
+		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
+		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
 	}
 }
 

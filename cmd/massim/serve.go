@@ -19,13 +19,17 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	confPath := fs.String("conf", "", "config file (the official MASSim JSON format)")
 	confString := fs.String("confString", "", "config given inline as JSON")
+	monitorFlag := fs.String("monitor", "off", "web monitor: a port (8000), host:port, or off")
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
+	monitorAddr, _, err := parseMonitorAddr(*monitorFlag)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	var cfg *config.Config
-	var err error
 	switch {
 	case *confPath != "":
 		cfg, err = config.Load(*confPath)
@@ -33,6 +37,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		cfg, err = config.Parse("-confString", []byte(*confString))
 	default:
 		return &exitError{code: 2, err: errors.New("need -conf FILE (or -confString JSON)")}
+	}
+	if err == nil {
+		err = server.CheckMatches(cfg)
 	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -51,7 +58,28 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := server.New(cfg, log, server.Options{Console: os.Stdin})
+	spec, err := newSpectators(cfg, monitorAddr != "", log)
+	if err != nil {
+		return err
+	}
+	defer spec.close()
+	if monitorAddr != "" {
+		hs, err := listenHTTP(monitorAddr, false, log)
+		if err != nil {
+			return err
+		}
+		spec.mount(hs.Mux)
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
+		defer func() {
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
+			}
+		}()
+		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
+	}
+	srv := server.New(cfg, log, server.Options{Console: os.Stdin, Observers: spec.observers})
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
 	if errors.Is(err, server.ErrInterrupted) {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDemo_PlaysTheEmbeddedMatchAndExitsZero(t *testing.T) {
+	t.Chdir(t.TempDir()) // the demo config writes its result file relative to the working directory
+	var out, errOut bytes.Buffer
+	code := run([]string{"demo", "-monitor", "off"}, &out, &errOut)
+	require.Equal(t, 0, code, "stderr: %s", errOut.String())
+	assert.Contains(t, out.String(), "step  200/200")
+	assert.Contains(t, out.String(), "_A_B:")
+	assert.Contains(t, out.String(), "results: ")
+}
+
+func TestServe_BrokenConfigNamesFileAndKey(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "broken.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"server":{"port":"twelve"},"match":[],"teams":{}}`), 0o644))
+	var out, errOut bytes.Buffer
+	code := run([]string{"serve", "-conf", path}, &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "broken.json")
+	assert.Contains(t, errOut.String(), "server.port")
+}
+
+func TestRun_UnknownCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, run([]string{"fly"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), `unknown command "fly"`)
+}
+
+func TestAgents_UnknownStrategy(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, run([]string{"agents", "-strategy", "telepathy"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "telepathy")
+}

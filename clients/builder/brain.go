@@ -1,0 +1,183 @@
+package builder
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/clients/bt"
+	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/clients/memory"
+	"github.com/massim-go/massim/protocol"
+)
+
+// brain is one agent: it implements agent.Behaviour and is the host the
+// skills and functions of its behaviour tree work on.
+type brain struct {
+	team  *Team
+	index int // 1-based agent index within the team
+	user  string
+	log   zerolog.Logger
+	rng   *rand.Rand
+
+	static    game.Static
+	behaviour string
+	inst      *bt.Instance
+	mem       *memory.Memory
+	p         game.Percept
+	role      game.Role
+
+	// attached lists the offsets of the things in the agent's structure
+	// (the agent excluded), as far as its own actions tell, checked against
+	// every percept.
+	attached []game.Pos
+	// sent is the action of the last step and the speed it was sent with;
+	// submitted the requirements of a submitted task.
+	sent      game.Action
+	sentSpeed int
+	submitted []game.Requirement
+	connected []game.Pos // the partner's block offset of a connect that was sent
+
+	walk    walkState
+	explore exploreState
+	avoid   map[game.Pos]int // destinations to avoid until the given step
+	plan    plan
+	squadID int
+	// idleTicks counts the steps in which the tree chose no action.
+	idleTicks int
+}
+
+func newBrain(t *Team, index int, user string) *brain {
+	return &brain{
+		team: t, index: index, user: user,
+		log: t.log.With().Str("agent", user).Logger(),
+		rng: rand.New(rand.NewPCG(uint64(t.seed), uint64(index))),
+		mem: memory.New(), avoid: map[game.Pos]int{},
+	}
+}
+
+// SimStart prepares the agent for a new simulation: everything it knew
+// about the previous one is forgotten.
+func (b *brain) SimStart(p protocol.InitialPercept) {
+	b.static = game.StaticFrom(p)
+	b.behaviour = b.team.behaviourOf(b.index, p.TeamSize)
+	b.inst = b.team.instance(b.behaviour, b.rng, b.log)
+	b.mem.Reset()
+	b.p = game.Percept{}
+	b.attached, b.sent, b.sentSpeed, b.submitted, b.connected = nil, game.Action{}, 0, nil, nil
+	b.walk, b.explore, b.plan = walkState{}, exploreState{}, plan{idle: -1}
+	clear(b.avoid)
+	b.squadID = b.team.squad.join(b.user, p)
+	b.log.Debug().Str("behaviour", b.behaviour).Msg("simulation started")
+}
+
+// SimEnd needs nothing: the next SimStart resets the agent.
+func (b *brain) SimEnd(protocol.SimEnd) {}
+
+// Act decides one step.
+func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
+	if b.inst == nil { // a request without sim-start: nothing to go by
+		return game.ActSkip, []string{}
+	}
+	b.p = game.FromRequest(ra)
+	if r, ok := b.static.Role(b.p.Role); ok {
+		b.role = r
+	}
+	b.trackAttachments()
+	b.noteLastMove()
+	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
+	b.team.squad.report(b)
+	action, st := b.inst.Tick(b.p.Step, b)
+	b.expireOrder()
+	if st != bt.Running {
+		b.idleTicks++
+		b.log.Debug().Int("step", b.p.Step).Stringer("status", st).Msg("the tree chose no action; skipping")
+	}
+	b.sent = action
+	b.sentSpeed = b.role.MaxSpeed(len(b.attached))
+	return action.Name, action.Params
+}
+
+// trackAttachments applies the previous action's effect on the agent's
+// structure, then keeps only the offsets the percept confirms (a clear
+// event or a deactivation may have taken things away).
+func (b *brain) trackAttachments() {
+	p := &b.p
+	if p.Deactivated {
+		b.attached = nil
+	}
+	if p.LastResult == game.Success && p.LastAction.Equal(b.sent) {
+		b.applyOwnAction(p.LastAction)
+	}
+	b.submitted, b.connected = nil, nil
+	var kept []game.Pos
+	for _, off := range b.attached {
+		if p.IsAttached(off) && p.Occupied(off) && !slices.Contains(kept, off) {
+			kept = append(kept, off)
+		}
+	}
+	b.attached = kept
+}
+
+func (b *brain) applyOwnAction(a game.Action) {
+	switch a.Name {
+	case game.ActAttach:
+		if d, ok := game.ParseDir(a.Params[0]); ok {
+			b.attached = append(b.attached, d.Offset())
+		}
+	case game.ActDetach:
+		if d, ok := game.ParseDir(a.Params[0]); ok {
+			b.removeAttached(d.Offset())
+		}
+	case game.ActRotate:
+		if r, ok := game.ParseRotation(a.Params[0]); ok {
+			for i, off := range b.attached {
+				b.attached[i] = off.Rotate(r)
+			}
+		}
+	case game.ActSubmit:
+		for _, req := range b.submitted {
+			b.removeAttached(req.Pos)
+		}
+	case game.ActConnect:
+		b.attached = append(b.attached, b.connected...)
+	}
+}
+
+func (b *brain) removeAttached(off game.Pos) {
+	b.attached = slices.DeleteFunc(b.attached, func(p game.Pos) bool { return p == off })
+}
+
+// blockAt returns the type of the block the agent holds at offset off.
+func (b *brain) blockAt(off game.Pos) (string, bool) {
+	if !slices.Contains(b.attached, off) {
+		return "", false
+	}
+	t, ok := b.p.Thing(off, game.KindBlock)
+	return t.Details, ok
+}
+
+// heldBlocks lists the blocks the agent holds directly next to itself.
+func (b *brain) heldBlocks() []game.Thing {
+	var out []game.Thing
+	for _, d := range game.Dirs {
+		if t, ok := b.blockAt(d.Offset()); ok {
+			out = append(out, game.Thing{Pos: d.Offset(), Kind: game.KindBlock, Details: t})
+		}
+	}
+	return out
+}
+
+// freeCell reports whether the cell at rel (relative) is free for the
+// agent's structure: nothing that occupies it, or only the agent's own
+// things.
+func (b *brain) freeCell(rel game.Pos) bool {
+	if rel == (game.Pos{}) || slices.Contains(b.attached, rel) {
+		return true
+	}
+	return !b.p.Occupied(rel)
+}
+
+// stepsLeft is the number of steps after the current one.
+func (b *brain) stepsLeft() int { return b.static.Steps - 1 - b.p.Step }

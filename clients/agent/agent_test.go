@@ -21,6 +21,7 @@ import (
 type recorder struct {
 	mu        sync.Mutex
 	simStarts []protocol.InitialPercept
+	resumes   []protocol.InitialPercept
 	requests  []int64
 	simEnds   []protocol.SimEnd
 }
@@ -29,6 +30,12 @@ func (r *recorder) SimStart(p protocol.InitialPercept) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.simStarts = append(r.simStarts, p)
+}
+
+func (r *recorder) SimResume(p protocol.InitialPercept) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resumes = append(r.resumes, p)
 }
 
 func (r *recorder) Act(ra *protocol.RequestAction) (string, []string) {
@@ -149,8 +156,30 @@ func TestRunReconnectsAfterTheServerDropsTheConnection(t *testing.T) {
 	require.NoError(t, second.Send(protocol.Bye{}))
 
 	require.NoError(t, result(t, done))
-	assert.Len(t, b.simStarts, 2)
+	assert.Len(t, b.simStarts, 1, "the repeated sim-start is no new simulation")
+	assert.Equal(t, []protocol.InitialPercept{simStart.Percept}, b.resumes)
 	assert.Equal(t, []int64{1, 2}, b.requests)
+}
+
+func TestRunStartsANewSimulationOnANewSimStart(t *testing.T) {
+	srv := fakeserver.Start(t)
+	b := &recorder{}
+	done := runAgent(t.Context(), config(srv.Addr()), b)
+	c, err := srv.Accept()
+	require.NoError(t, err)
+	_, err = c.Login(protocol.AuthOK)
+	require.NoError(t, err)
+
+	next := simStart
+	next.Time = 2
+	require.NoError(t, c.Send(simStart))
+	require.NoError(t, c.Send(next), "another time: a new simulation even without sim-end (it was lost)")
+	require.NoError(t, c.Send(protocol.SimEnd{Time: 3}))
+	require.NoError(t, c.Send(next), "after sim-end the same time starts a new simulation too")
+	require.NoError(t, c.Send(protocol.Bye{}))
+	require.NoError(t, result(t, done))
+	assert.Len(t, b.simStarts, 3)
+	assert.Empty(t, b.resumes)
 }
 
 func TestRunRetriesUntilTheServerIsUp(t *testing.T) {

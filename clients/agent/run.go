@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 // ErrAuthFailed means the server rejected the credentials. Run does not
@@ -23,8 +25,9 @@ func Run(ctx context.Context, cfg Config, b Behaviour) error {
 	}
 	log := cfg.Logger.With().Str("user", cfg.User).Str("addr", cfg.Addr).Logger()
 	delays := newBackoff(cfg.InitialBackoff, cfg.MaxBackoff)
+	sims := &simTracker{}
 	for {
-		authenticated, err := runSession(ctx, cfg, b, log)
+		authenticated, err := runSession(ctx, cfg, b, sims, log)
 		switch {
 		case err == nil:
 			log.Info().Msg("server said bye")
@@ -56,3 +59,22 @@ func wait(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// simTracker tells a new simulation's sim-start from the one the server
+// repeats after a reconnection (PROTOCOL.md §4.2: identical content,
+// including the original time). It lives across the sessions of Run.
+type simTracker struct {
+	running bool  // a sim-start came and its sim-end has not
+	time    int64 // the time of that sim-start
+}
+
+// start reports whether a sim-start begins a new simulation.
+func (t *simTracker) start(s protocol.SimStart) bool {
+	if t.running && s.Time == t.time {
+		return false
+	}
+	t.running, t.time = true, s.Time
+	return true
+}
+
+func (t *simTracker) end() { t.running = false }

@@ -18,13 +18,14 @@ type session struct {
 	frames *protocol.FrameReader
 	out    *protocol.FrameWriter
 	b      Behaviour
+	sims   *simTracker
 	log    zerolog.Logger
 }
 
 // runSession dials, authenticates and serves one connection. It returns nil
 // after bye; authenticated tells whether the server accepted the login, so
 // that the caller can reset its backoff.
-func runSession(ctx context.Context, cfg Config, b Behaviour, log zerolog.Logger) (authenticated bool, err error) {
+func runSession(ctx context.Context, cfg Config, b Behaviour, sims *simTracker, log zerolog.Logger) (authenticated bool, err error) {
 	conn, err := cfg.Dial(ctx, "tcp", cfg.Addr)
 	if err != nil {
 		return false, fmt.Errorf("dial: %w", err)
@@ -39,6 +40,7 @@ func runSession(ctx context.Context, cfg Config, b Behaviour, log zerolog.Logger
 		frames: protocol.NewFrameReader(conn, cfg.MaxFrameLen),
 		out:    protocol.NewFrameWriter(conn),
 		b:      b,
+		sims:   sims,
 		log:    log,
 	}
 	if err := s.authenticate(cfg); err != nil {
@@ -87,6 +89,13 @@ func (s *session) serve() error {
 		}
 		switch m := msg.(type) {
 		case protocol.SimStart:
+			if !s.sims.start(m) {
+				s.log.Info().Msg("simulation resumed after reconnecting")
+				if r, ok := s.b.(Resumer); ok {
+					r.SimResume(m.Percept)
+				}
+				continue
+			}
 			s.log.Info().Int("steps", m.Percept.Steps).Str("team", m.Percept.Team).Msg("simulation started")
 			s.b.SimStart(m.Percept)
 		case protocol.RequestAction:
@@ -96,6 +105,7 @@ func (s *session) serve() error {
 				return fmt.Errorf("send action for step %d: %w", m.Step, err)
 			}
 		case protocol.SimEnd:
+			s.sims.end()
 			s.log.Info().Int64("score", m.Score).Int("ranking", m.Ranking).Msg("simulation ended")
 			s.b.SimEnd(m)
 		case protocol.Bye:

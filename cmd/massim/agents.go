@@ -10,7 +10,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/rs/zerolog"
+
 	"github.com/massim-go/massim/clients/agent"
+	"github.com/massim-go/massim/clients/builder"
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
 )
@@ -24,7 +27,8 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	prefix := fs.String("prefix", "agent", "account prefix (accounts are prefix+team+index)")
 	count := fs.Int("count", 10, "number of agents to connect")
 	password := fs.String("password", "1", "team password")
-	strategy := fs.String("strategy", "random", "behaviour of the agents: random")
+	strategy := fs.String("strategy", "random", "behaviour of the agents: random or builder")
+	behaviourFile := fs.String("behaviour", "", "builder: a behaviour file to use instead of the shipped one (see clients/README.md)")
 	seed := fs.Int64("seed", 1, "seed of the agents' own random choices")
 	var logs logFlags
 	logs.register(fs)
@@ -36,7 +40,9 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeLog()
-	newBehaviour, err := strategyFactory(*strategy, *seed)
+	newBehaviour, err := newStrategy(strategyConfig{
+		name: *strategy, seed: *seed, behaviourFile: *behaviourFile, count: *count, log: log,
+	})
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -52,11 +58,53 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// strategyFactory gives the behaviour constructor of a sample strategy.
-func strategyFactory(name string, seed int64) (func(int, string) agent.Behaviour, error) {
-	switch name {
-	case "random":
-		return func(i int, _ string) agent.Behaviour { return random.New(seed*1000 + int64(i)) }, nil
+// strategyConfig chooses and configures a sample strategy.
+type strategyConfig struct {
+	name          string // random or builder
+	seed          int64
+	behaviourFile string // builder: replaces the shipped behaviour files
+	count         int    // agents that will connect (builder checks its team file against it)
+	log           zerolog.Logger
+}
+
+// newStrategy gives the behaviour constructor of a sample strategy.
+func newStrategy(c strategyConfig) (team.NewBehaviour, error) {
+	if c.behaviourFile != "" && c.name != "builder" {
+		return nil, fmt.Errorf("-behaviour needs -strategy builder, not %q", c.name)
 	}
-	return nil, fmt.Errorf("-strategy %q: want random", name)
+	switch c.name {
+	case "random":
+		seed := c.seed
+		return func(i int, _ string) agent.Behaviour { return random.New(seed*1000 + int64(i)) }, nil
+	case "builder":
+		t, err := builder.New(builder.Config{File: c.behaviourFile, Count: c.count, Seed: c.seed, Logger: c.log})
+		if err != nil {
+			return nil, err
+		}
+		if c.count > 0 {
+			assigned, err := t.Assignment(c.count)
+			if err != nil {
+				return nil, err
+			}
+			c.log.Info().Str("behaviours", assigned).Msg("builder team")
+		}
+		return t.Behaviour, nil
+	}
+	return nil, fmt.Errorf("-strategy %q: want random or builder", c.name)
+}
+
+// strategyFactory is newStrategy with defaults: the shipped behaviour
+// files and no logging.
+func strategyFactory(name string, seed int64) (team.NewBehaviour, error) {
+	return newStrategy(strategyConfig{name: name, seed: seed})
+}
+
+// demoStrategy is the strategy of the demo's team i: the builder plays
+// the first team, random agents the others, so a first run shows tasks
+// being completed.
+func demoStrategy(i int) string {
+	if i == 0 {
+		return "builder"
+	}
+	return "random"
 }

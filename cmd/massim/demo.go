@@ -103,7 +103,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	expected := 0
 	for i, t := range cfg.Teams {
 		expected += cfg.MaxTeamSize()
-		newBehaviour, err := strategyFactory("random", int64(i+1))
+		newBehaviour, err := strategyFactory(demoStrategy(i), int64(i+1))
 		if err != nil {
 			return err
 		}

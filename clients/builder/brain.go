@@ -44,8 +44,12 @@ type brain struct {
 	avoid   map[game.Pos]int // destinations to avoid until the given step
 	plan    plan
 	squadID int
-	// idleTicks counts the steps in which the tree chose no action.
+	// idleTicks counts the steps in which the tree chose no action;
+	// actedBy names the skill that chose this step's action and steps
+	// counts the steps per skill, for diagnostics.
 	idleTicks int
+	actedBy   string
+	steps     map[string]int
 }
 
 func newBrain(t *Team, index int, user string) *brain {
@@ -88,7 +92,12 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	b.noteLastMove()
 	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
 	b.team.squad.report(b)
+	b.actedBy = ""
 	action, st := b.inst.Tick(b.p.Step, b)
+	if b.steps == nil {
+		b.steps = map[string]int{}
+	}
+	b.steps[b.actedBy]++
 	b.expireOrder()
 	if st != bt.Running {
 		b.idleTicks++
@@ -181,3 +190,14 @@ func (b *brain) freeCell(rel game.Pos) bool {
 
 // stepsLeft is the number of steps after the current one.
 func (b *brain) stepsLeft() int { return b.static.Steps - 1 - b.p.Step }
+
+// intent is the block type the agent holds (one block) or is fetching.
+func (b *brain) intent() string {
+	if held := b.heldBlocks(); len(held) == 1 {
+		return held[0].Details
+	}
+	if b.plan.block != "" && len(b.attached) == 0 {
+		return b.plan.block
+	}
+	return ""
+}

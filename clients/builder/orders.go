@@ -1,6 +1,8 @@
 package builder
 
 import (
+	"slices"
+
 	"github.com/massim-go/massim/clients/bt"
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
@@ -68,13 +70,12 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 		b.finishOrder()
 		return bt.Failure
 	}
-	var other game.Requirement
-	for _, r := range t.Reqs {
-		if r.Pos != anchor {
-			other = r
-		}
-	}
+	other := otherReq(*t)
 	if b.plan.role != submitter {
+		if !b.mayOrder() { // others are waiting for helpers already
+			b.markBad(t.Name)
+			return bt.Failure
+		}
 		b.finishOrder()
 		b.plan.order = b.team.squad.post(b, t.Name, b.mem.Pos(), b.mem.Pos().Add(other.Pos), other.Type)
 		b.plan.role, b.plan.since = submitter, b.p.Step
@@ -127,7 +128,7 @@ func (b *brain) claimSkill(_ *bt.Context, _ *bt.Call) bt.Status {
 			types[d.Type] = true
 		}
 	}
-	v, ok := b.team.squad.claim(b, types, b.plan.dropped)
+	v, ok := b.team.squad.claim(b, types, b.plan.dropped, maxHelpDistance)
 	if !ok {
 		return bt.Failure
 	}
@@ -136,6 +137,11 @@ func (b *brain) claimSkill(_ *bt.Context, _ *bt.Call) bt.Status {
 	b.touchOrder()
 	return bt.Success
 }
+
+// maxHelpDistance bounds how far (in cells, as the agent's frame says) a
+// helper goes for an order; frames of agents that went round the torus
+// can put a near submitter far away.
+const maxHelpDistance = 30
 
 // spot is where a helper stands and on which side it holds its block.
 type spot struct {
@@ -162,7 +168,8 @@ func (b *brain) helperSpot() (spot, bool) {
 		if stand == v.at || stand == v.at.Add(anchor) {
 			continue
 		}
-		if c := b.mem.At(stand); c.Terrain == memory.Obstacle || (c.Block != "" && stand != b.mem.Pos()) {
+		own := stand == b.mem.Pos() || slices.Contains(b.attached, b.mem.Rel(stand))
+		if c := b.mem.At(stand); c.Terrain == memory.Obstacle || (c.Block != "" && !own) {
 			continue
 		}
 		score := stand.Dist(b.mem.Pos())

@@ -25,7 +25,13 @@ func host(c *bt.Context) *brain { return c.Host.(*brain) }
 // skill adapts a brain method to a bt skill.
 func skill(name, doc string, params []bt.Param, run func(b *brain, c *bt.Context, call *bt.Call) bt.Status) bt.Skill {
 	return bt.Skill{Name: name, Doc: doc, Params: params, Run: func(c *bt.Context, call *bt.Call) bt.Status {
-		return run(host(c), c, call)
+		b := host(c)
+		acted := c.Acted()
+		st := run(b, c, call)
+		if !acted && c.Acted() {
+			b.actedBy = name
+		}
+		return st
 	}}
 }
 

@@ -38,6 +38,7 @@ type member struct {
 	pos        game.Pos
 	step       int
 	ready      *readiness // a helper in position for an order
+	intent     string     // the block type the member holds or fetches
 }
 
 type sightingStep struct {
@@ -121,6 +122,7 @@ func (s *squad) report(b *brain) {
 	m.steps[step] = sightingStep{pos: b.mem.Pos(), seen: seen}
 	delete(m.steps, step-3)
 	m.pos, m.step = b.mem.Pos(), step
+	m.intent = b.intent()
 	if step%publishEvery == b.index%publishEvery {
 		m.dispensers = b.mem.Dispensers("")
 		m.goals = b.mem.GoalCells()
@@ -262,6 +264,19 @@ func (s *squad) post(b *brain, task string, at, cell game.Pos, block string) int
 	return s.nextID
 }
 
+// intents counts, per block type, the other members that hold or fetch it.
+func (s *squad) intents(me string) map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for name, m := range s.members {
+		if name != me && m.intent != "" {
+			out[m.intent]++
+		}
+	}
+	return out
+}
+
 // openOrders counts the orders nobody has claimed yet and all orders.
 func (s *squad) openOrders() (open, all int) {
 	s.mu.Lock()
@@ -319,28 +334,36 @@ func (s *squad) viewLocked(me string, o *order) (orderView, bool) {
 	return v, true
 }
 
-// claim gives me the oldest open order I can serve (my frame linked to the
-// submitter's) whose block type is one of types, skipping the ids in skip.
-func (s *squad) claim(b *brain, types map[string]bool, skip map[int]bool) (orderView, bool) {
+// claim gives me the nearest open order I can serve (my frame linked to the
+// submitter's) whose block type is one of types and whose cell is within
+// maxDist, skipping the ids in skip.
+func (s *squad) claim(b *brain, types map[string]bool, skip map[int]bool, maxDist int) (orderView, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.members[b.user]
 	if m == nil {
 		return orderView{}, false
 	}
+	var best *order
+	var bestView orderView
 	for _, o := range s.orders {
 		if o.helper != "" || o.submitter == b.user || skip[o.id] {
 			continue
 		}
 		v, ok := s.viewLocked(b.user, o)
-		if !ok || !types[o.block] {
+		if !ok || !types[o.block] || v.cell.Dist(b.mem.Pos()) > maxDist {
 			continue
 		}
-		o.helper, o.genH = b.user, m.gen
-		v.helper = b.user
-		return v, true
+		if best == nil || v.cell.Dist(b.mem.Pos()) < bestView.cell.Dist(b.mem.Pos()) {
+			best, bestView = o, v
+		}
 	}
-	return orderView{}, false
+	if best == nil {
+		return orderView{}, false
+	}
+	best.helper, best.genH = b.user, m.gen
+	bestView.helper = b.user
+	return bestView, true
 }
 
 // release gives up my part in an order: a helper frees it for others.

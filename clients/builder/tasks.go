@@ -67,38 +67,61 @@ func (b *brain) goalTrip() int {
 	return d
 }
 
-// chooseBlock picks the block type to fetch: one an active task needs next
-// to the submitting agent, from the nearest known dispenser; types of
-// one-block tasks are preferred, as no partner is needed for them.
+// chooseBlock picks the block type to fetch from the nearest known
+// dispenser of a type an active task needs. One-block tasks are preferred
+// (no partner needed). For a two-block task the agent takes the side
+// fewer teammates hold or fetch: the anchor block (it will submit) or the
+// other one (it will help), so that submitters do not wait for helpers
+// who never come.
 func (b *brain) chooseBlock() (string, bool) {
-	oneBlock, twoBlock := map[string]bool{}, map[string]bool{}
+	bonus := map[string]int{}
+	wanted := map[string]bool{}
 	trip := b.goalTrip()
+	intents := b.team.squad.intents(b.user)
+	linked := len(b.team.squad.linked(b.user)) > 0
 	for _, t := range b.p.Tasks {
 		r, ok := anchorReq(t)
 		if !ok || !b.feasible(t, trip+10) {
 			continue
 		}
 		if len(t.Reqs) == 1 {
-			oneBlock[r.Type] = true
-		} else if b.mayOrder() {
-			twoBlock[r.Type] = true
+			wanted[r.Type] = true
+			bonus[r.Type] = max(bonus[r.Type], 15)
+			continue
+		}
+		if !linked || !b.mayConnect() {
+			continue
+		}
+		other := otherReq(t)
+		switch {
+		case intents[other.Type] < intents[r.Type]:
+			wanted[other.Type] = true
+			bonus[other.Type] = max(bonus[other.Type], 10)
+		case b.mayOrder():
+			wanted[r.Type] = true
 		}
 	}
 	best, bestScore := "", 0
 	for _, d := range b.knownDispensers("") {
-		score := 1000 - d.Pos.Dist(b.mem.Pos())
-		switch {
-		case oneBlock[d.Type]:
-			score += 15
-		case twoBlock[d.Type]:
-		default:
+		if !wanted[d.Type] {
 			continue
 		}
+		score := 1000 - d.Pos.Dist(b.mem.Pos()) + bonus[d.Type]
 		if best == "" || score > bestScore {
 			best, bestScore = d.Type, score
 		}
 	}
 	return best, best != ""
+}
+
+// otherReq is the requirement of a two-block task that is not the anchor.
+func otherReq(t game.Task) game.Requirement {
+	for _, r := range t.Reqs {
+		if r.Pos != anchor {
+			return r
+		}
+	}
+	return game.Requirement{}
 }
 
 // chooseTask picks the task for the block the agent holds at the anchor

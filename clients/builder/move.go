@@ -63,7 +63,7 @@ func (b *brain) walkTo(c *bt.Context, targets []game.Pos) bt.Status {
 			return bt.Running
 		}
 	}
-	opt := memory.PathOptions{Shape: b.attached}
+	opt := memory.PathOptions{Shape: b.attached, AvoidDanger: !b.inDanger()}
 	if b.canDig() {
 		opt.DigCost = digCost
 	}

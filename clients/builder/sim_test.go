@@ -32,6 +32,8 @@ type simulation struct {
 	actions map[string][]scenario.Action
 	results map[string][]string
 	roles   map[string][]string
+	// onPercept, if set, sees every percept before the agent does.
+	onPercept func(name string, p *protocol.StepPercept)
 }
 
 // demoParams is the demo config's match with another seed.
@@ -79,6 +81,9 @@ func (s *simulation) step(t testing.TB) {
 			s.results[name] = append(s.results[name], p.LastActionResult)
 		}
 		s.roles[name] = append(s.roles[name], p.Role)
+		if s.onPercept != nil {
+			s.onPercept(name, &p)
+		}
 		typ, params := s.agents[name].Act(&protocol.RequestAction{ID: int64(s.w.Step()), Step: s.w.Step(), Percept: p})
 		a := scenario.Action{Name: typ, Params: params}
 		actions[name] = a

@@ -11,7 +11,10 @@ import (
 const (
 	DefaultUnknownCost = 3
 	DefaultMaxNodes    = 6000
-	dangerCost         = 12
+	// Extra costs of cells marked for a clear event: more when it is
+	// imminent (resolves within two steps).
+	dangerCost   = 12
+	imminentCost = 40
 )
 
 // PathOptions tune a path search.
@@ -29,6 +32,9 @@ type PathOptions struct {
 	DigCost int
 	// MaxNodes bounds the search (default 6000 expanded positions).
 	MaxNodes int
+	// AvoidDanger makes cells marked for a clear event impassable instead
+	// of merely expensive (for an agent that is not in danger yet).
+	AvoidDanger bool
 }
 
 // Path plans the cheapest route from the agent's position to any of the
@@ -86,10 +92,13 @@ type search struct {
 // cellCost is the cost of one cell of the structure being at p; dig tells
 // whether the cell may be dug through; -1 means impassable.
 func (s *search) cellCost(p game.Pos, dig bool) int {
+	c := s.m.cells.at(p)
 	if s.own[p] {
+		if s.opt.AvoidDanger && c.Markers.Danger() {
+			return -1
+		}
 		return 1
 	}
-	c := s.m.cells.at(p)
 	cost := 1
 	switch {
 	case !c.Known():
@@ -103,7 +112,13 @@ func (s *search) cellCost(p game.Pos, dig bool) int {
 		return -1
 	}
 	if c.Markers.Danger() {
+		if s.opt.AvoidDanger {
+			return -1
+		}
 		cost += dangerCost
+		if c.Markers&MarkImminent != 0 {
+			cost += imminentCost
+		}
 	}
 	return cost
 }

@@ -118,3 +118,16 @@ func last(p []game.Pos) game.Pos {
 	}
 	return p[len(p)-1]
 }
+
+func TestPathCanRefuseToEnterClearEventAreas(t *testing.T) {
+	w := newWorld(`
+#x#
+.A.`)
+	m := known(w, game.Pos{X: 1, Y: 1})
+	_, ok := m.Path([]game.Pos{{X: 0, Y: -2}}, PathOptions{AvoidDanger: true, MaxNodes: 300})
+	assert.True(t, ok, "round the wall outside the map")
+	path, _ := m.Path([]game.Pos{{X: 0, Y: -2}}, PathOptions{AvoidDanger: true, MaxNodes: 300})
+	assert.NotContains(t, path, game.Pos{X: 0, Y: -1})
+	_, ok = m.Path([]game.Pos{{X: 0, Y: -1}}, PathOptions{AvoidDanger: true, MaxNodes: 300})
+	assert.False(t, ok, "a marked target cannot be reached")
+}

@@ -1,0 +1,185 @@
+package builder
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/protocol"
+)
+
+// The tests here feed hand-written percepts to agents, as the server would
+// send them, and look at the actions they answer.
+
+var workerRoles = []protocol.RoleInfo{
+	{Name: "default", Vision: 5, Actions: []string{"skip", "move", "rotate", "adopt", "detach", "clear"}, Speed: []int{1},
+		Clear: protocol.ClearInfo{Chance: 0.7, MaxDistance: 1}},
+	{Name: "worker", Vision: 5, Actions: []string{"skip", "move", "rotate", "adopt", "detach", "clear", "request", "attach", "connect", "disconnect", "submit"},
+		Speed: []int{2, 1, 1, 0}, Clear: protocol.ClearInfo{Chance: 0.7, MaxDistance: 1}},
+}
+
+// started returns agent number index of a builder team, after sim-start.
+func started(t *testing.T, tm *Team, index int) *brain {
+	t.Helper()
+	name := "agentA" + string(rune('0'+index))
+	b := tm.Behaviour(index, name).(*brain)
+	b.SimStart(protocol.InitialPercept{Name: name, Team: "A", TeamSize: 3, Steps: 100, Roles: workerRoles})
+	return b
+}
+
+func newTeam(t *testing.T) *Team {
+	t.Helper()
+	tm, err := New(Config{Seed: 1})
+	require.NoError(t, err)
+	return tm
+}
+
+// percept is a worker's percept in step with the given things; the agent
+// itself is added at (0,0).
+func percept(step int, things ...protocol.Thing) protocol.StepPercept {
+	return protocol.StepPercept{
+		Energy: 100, Role: "worker", LastActionParams: []string{},
+		Things:   append([]protocol.Thing{{X: 0, Y: 0, Type: "entity", Details: "A"}}, things...),
+		Attached: []protocol.Pos{}, GoalZones: []protocol.Pos{}, RoleZones: []protocol.Pos{},
+		Events: []protocol.Event{}, Tasks: []protocol.Task{}, Norms: []protocol.Norm{}, Violations: []string{},
+	}
+}
+
+func act(b *brain, step int, p protocol.StepPercept) game.Action {
+	name, params := b.Act(&protocol.RequestAction{ID: int64(step), Step: step, Percept: p})
+	return game.Action{Name: name, Params: params}
+}
+
+// markers puts a marker of the kind on every cell within r of centre.
+func markers(centre game.Pos, r int, kind string) []protocol.Thing {
+	var out []protocol.Thing
+	for dx := -r; dx <= r; dx++ {
+		for dy := -(r - abs(dx)); dy <= r-abs(dx); dy++ {
+			out = append(out, protocol.Thing{X: centre.X + dx, Y: centre.Y + dy, Type: "marker", Details: kind})
+		}
+	}
+	return out
+}
+
+func TestAnAgentStepsOutOfCellsMarkedForAClearEvent(t *testing.T) {
+	for _, kind := range []string{game.MarkerClear, game.MarkerClearImminent} {
+		t.Run(kind, func(t *testing.T) {
+			b := started(t, newTeam(t), 1)
+			// The event is centred east of the agent: safety lies west.
+			p := percept(0, markers(game.Pos{X: 2}, 2, kind)...)
+			got := act(b, 0, p)
+			require.Equal(t, game.ActMove, got.Name, "got %v", got)
+			assert.NotEqual(t, "e", got.Params[0])
+			pos := game.Pos{}
+			for _, d := range got.Params {
+				dir, _ := game.ParseDir(d)
+				pos = pos.Add(dir.Offset())
+			}
+			assert.Greater(t, pos.Dist(game.Pos{X: 2}), 2, "two cells at worker speed take it out: %v", got)
+		})
+	}
+}
+
+func TestThePerimeterOfAClearEventIsNoDanger(t *testing.T) {
+	b := started(t, newTeam(t), 1)
+	p := percept(0, markers(game.Pos{X: 2}, 2, game.MarkerClearPerimeter)...)
+	act(b, 0, p)
+	assert.False(t, b.inDanger())
+}
+
+func TestAgentsDropWhatAnActiveCarryNormForbids(t *testing.T) {
+	b := started(t, newTeam(t), 1)
+	block := protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"}
+	p := percept(0, block)
+	p.Attached = []protocol.Pos{{0, 1}}
+	b.attached = []game.Pos{{X: 0, Y: 1}} // as if it had attached the block itself
+	p.Norms = []protocol.Norm{{Name: "n1", Start: 1, Until: 20, Level: "individual", Punishment: 5,
+		Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: 0}}}}
+	got := act(b, 0, p)
+	assert.Equal(t, game.Detach(game.S), got, "the norm starts next step: drop now")
+
+	// Without the norm the block is kept.
+	b2 := started(t, newTeam(t), 2)
+	p.Norms = nil
+	b2.attached = []game.Pos{{X: 0, Y: 1}}
+	assert.NotEqual(t, game.ActDetach, act(b2, 0, p).Name)
+}
+
+func TestAttachmentsFollowTheAgentsActionsAndThePercepts(t *testing.T) {
+	b := started(t, newTeam(t), 1)
+	b.sent = game.Attach(game.E)
+	p := percept(1, protocol.Thing{X: 1, Y: 0, Type: "block", Details: "b1"})
+	p.LastAction, p.LastActionParams, p.LastActionResult = "attach", []string{"e"}, "success"
+	p.Attached = []protocol.Pos{{1, 0}}
+	b.p = game.FromRequest(&protocol.RequestAction{Step: 1, Percept: p})
+	b.trackAttachments()
+	assert.Equal(t, []game.Pos{{X: 1}}, b.attached, "a successful attach adds the block")
+
+	b.sent = game.Rotate(game.CW)
+	p = percept(2, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b1"})
+	p.LastAction, p.LastActionParams, p.LastActionResult = "rotate", []string{"cw"}, "success"
+	p.Attached = []protocol.Pos{{0, 1}}
+	b.p = game.FromRequest(&protocol.RequestAction{Step: 2, Percept: p})
+	b.trackAttachments()
+	assert.Equal(t, []game.Pos{{Y: 1}}, b.attached, "a rotation turns it")
+	typ, held := b.blockAt(game.Pos{Y: 1})
+	assert.True(t, held)
+	assert.Equal(t, "b1", typ)
+
+	b.sent = game.Skip()
+	p = percept(3) // a clear event destroyed the block
+	b.p = game.FromRequest(&protocol.RequestAction{Step: 3, Percept: p})
+	b.trackAttachments()
+	assert.Empty(t, b.attached, "what the percept does not show is gone")
+
+	b.attached = []game.Pos{{Y: 1}}
+	p = percept(4, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b1"})
+	p.Deactivated = true
+	b.p = game.FromRequest(&protocol.RequestAction{Step: 4, Percept: p})
+	b.trackAttachments()
+	assert.Empty(t, b.attached, "deactivation drops the agent's links")
+}
+
+func TestTeammatesWhoSeeEachOtherShareWhatTheyFound(t *testing.T) {
+	tm := newTeam(t)
+	one, two, three := started(t, tm, 1), started(t, tm, 2), started(t, tm, 3)
+	// Step 0: one sees two 3 cells east; two sees one 3 cells west and a
+	// dispenser 4 cells south of itself, out of one's sight. three sees
+	// nobody.
+	mate := func(x, y int) protocol.Thing { return protocol.Thing{X: x, Y: y, Type: "entity", Details: "A"} }
+	act(one, 0, percept(0, mate(3, 0)))
+	act(two, 0, percept(0, mate(-3, 0), protocol.Thing{X: 0, Y: 4, Type: "dispenser", Details: "b0"}))
+	act(three, 0, percept(0))
+	// Step 1: links are made from step 0's sightings.
+	act(one, 1, percept(1))
+	act(two, 1, percept(1))
+	act(three, 1, percept(1))
+
+	assert.Equal(t, []string{"agentA2"}, tm.squad.linked("agentA1"))
+	assert.Empty(t, tm.squad.linked("agentA3"))
+	// two publishes on its own schedule; make sure it has.
+	for step := 2; step < 2+publishEvery; step++ {
+		act(two, step, percept(step, protocol.Thing{X: 0, Y: 4, Type: "dispenser", Details: "b0"}))
+		act(one, step, percept(step))
+	}
+	ds := one.knownDispensers("b0")
+	require.Len(t, ds, 1)
+	assert.Equal(t, game.Pos{X: 3, Y: 4}, ds[0].Pos, "two's dispenser, in one's frame")
+}
+
+func TestSightingsThatCouldBeOfSeveralTeammatesLinkNobody(t *testing.T) {
+	tm := newTeam(t)
+	one, two, three := started(t, tm, 1), started(t, tm, 2), started(t, tm, 3)
+	mate := func(x, y int) protocol.Thing { return protocol.Thing{X: x, Y: y, Type: "entity", Details: "A"} }
+	// Three in a row, one cell apart: one sees (1,0); two sees (-1,0) and
+	// (1,0); three sees (-1,0). Who saw whom at (1,0) is ambiguous.
+	act(one, 0, percept(0, mate(1, 0)))
+	act(two, 0, percept(0, mate(-1, 0), mate(1, 0)))
+	act(three, 0, percept(0, mate(-1, 0)))
+	act(one, 1, percept(1))
+	act(two, 1, percept(1))
+	act(three, 1, percept(1))
+	assert.Empty(t, tm.squad.linked("agentA1"))
+}

@@ -15,8 +15,8 @@ import (
 // that ignores them.
 type sitter struct{}
 
-func (sitter) SimStart(protocol.InitialPercept)                 {}
-func (sitter) SimEnd(protocol.SimEnd)                           {}
+func (sitter) SimStart(protocol.InitialPercept)               {}
+func (sitter) SimEnd(protocol.SimEnd)                         {}
 func (sitter) Act(*protocol.RequestAction) (string, []string) { return "skip", []string{} }
 
 func sitters(int, string) agent.Behaviour { return sitter{} }

@@ -50,7 +50,8 @@ func skillList() []bt.Skill {
 		skill("goto", "walk to: dispenser [type] (next to one of the chosen type), goal, rolezone, order",
 			[]bt.Param{str("where", false), str("type", true)}, (*brain).gotoSkill),
 		skill("request", "request a block from the adjacent dispenser of the chosen type", nil, (*brain).requestSkill),
-		skill("attach", "attach the adjacent loose block of the chosen type", nil, (*brain).attachSkill),
+		skill("attachTo", "attach the thing in direction dir (n, e, s, w), by default the adjacent loose block of the chosen type",
+			[]bt.Param{str("dir", true)}, (*brain).attachSkill),
 		skill("pickTask", "choose the task for the held block", nil, (*brain).pickTaskSkill),
 		skill("rotateTo", "rotate the held block into place for: task, order", []bt.Param{str("for", false)}, (*brain).rotateSkill),
 		skill("assemble", "for a two-block task: order the second block, wait for the helper, connect", nil, (*brain).assembleSkill),
@@ -284,6 +285,10 @@ func (b *brain) attachSkill(c *bt.Context, call *bt.Call) bt.Status {
 		return bt.Failure
 	}
 	d, ok := b.looseBlockDir(b.plan.block)
+	if arg := call.Arg(0); arg != "" {
+		d, ok = game.ParseDir(arg)
+		ok = ok && b.p.Occupied(d.Offset()) && !slices.Contains(b.attached, d.Offset())
+	}
 	if !ok {
 		return bt.Failure
 	}

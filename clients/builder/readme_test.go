@@ -1,0 +1,54 @@
+package builder
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/clients/btfile"
+)
+
+// readme returns clients/README.md.
+func readme(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	return string(data)
+}
+
+func TestTheREADMEDocumentsEverySkillAndFunction(t *testing.T) {
+	text := readme(t)
+	r := Registry()
+	for _, name := range r.Skills() {
+		assert.Contains(t, text, "`"+name, "skill %s", name)
+	}
+	for _, name := range r.Funcs() {
+		assert.Contains(t, text, "`"+name+"(", "function %s", name)
+	}
+}
+
+func TestTheREADMEExampleLoadsAndAssignsATeam(t *testing.T) {
+	text := readme(t)
+	start := strings.Index(text, "A complete example")
+	require.Positive(t, start)
+	rest := text[start:]
+	open := strings.Index(rest, "```\n") + len("```\n")
+	end := strings.Index(rest[open:], "```")
+	example := rest[open : open+end]
+	prog, err := btfile.LoadSource("example.bt", []byte(example), Registry())
+	require.NoError(t, err)
+	got, err := prog.Assign(10)
+	require.NoError(t, err)
+	assert.Equal(t, "scout×2 worker×8", btfile.Summary(got))
+}
+
+func TestTheShippedTeamFileLoads(t *testing.T) {
+	tm, err := New(Config{Count: 20})
+	require.NoError(t, err)
+	got, err := tm.Assignment(20)
+	require.NoError(t, err)
+	assert.Equal(t, "worker×20", got)
+}

@@ -183,3 +183,19 @@ func TestSightingsThatCouldBeOfSeveralTeammatesLinkNobody(t *testing.T) {
 	act(three, 1, percept(1))
 	assert.Empty(t, tm.squad.linked("agentA1"))
 }
+
+func TestANewSimulationStartsWithAFreshMemory(t *testing.T) {
+	b := started(t, newTeam(t), 1)
+	p := percept(0, protocol.Thing{X: 2, Y: 0, Type: "dispenser", Details: "b0"})
+	act(b, 0, p)
+	p = percept(1)
+	p.LastAction, p.LastActionParams, p.LastActionResult = b.sent.Name, b.sent.Params, "success"
+	act(b, 1, p)
+	require.NotEmpty(t, b.mem.Dispensers(""))
+
+	b.SimStart(protocol.InitialPercept{Name: "agentA1", Team: "A", TeamSize: 3, Steps: 100, Roles: workerRoles})
+	assert.Equal(t, game.Pos{}, b.mem.Pos())
+	assert.Empty(t, b.mem.Dispensers(""))
+	assert.Empty(t, b.attached)
+	assert.Equal(t, -1, b.plan.idle)
+}

@@ -188,9 +188,11 @@ func TestANewSimulationStartsWithAFreshMemory(t *testing.T) {
 	b := started(t, newTeam(t), 1)
 	p := percept(0, protocol.Thing{X: 2, Y: 0, Type: "dispenser", Details: "b0"})
 	act(b, 0, p)
-	p = percept(1)
-	p.LastAction, p.LastActionParams, p.LastActionResult = b.sent.Name, b.sent.Params, "success"
+	b.sent = game.Move(game.E)
+	p = percept(1, protocol.Thing{X: 1, Y: 0, Type: "dispenser", Details: "b0"})
+	p.LastAction, p.LastActionParams, p.LastActionResult = "move", []string{"e"}, "success"
 	act(b, 1, p)
+	require.Equal(t, game.Pos{X: 1}, b.mem.Pos())
 	require.NotEmpty(t, b.mem.Dispensers(""))
 
 	b.SimStart(protocol.InitialPercept{Name: "agentA1", Team: "A", TeamSize: 3, Steps: 100, Roles: workerRoles})

@@ -23,7 +23,8 @@ type simulation struct {
 	log          zerolog.Logger
 }
 
-// runSimulation plays one match entry with the given teams (PROTOCOL.md §3).
+// runSimulation plays one match entry with the given teams (PROTOCOL.md §3);
+// matchNo is the match's number in the schedule.
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]
 	start := s.now()
@@ -55,6 +56,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 		sim.participants = append(sim.participants, acc)
 	}
 	s.status.simulationStarted(names, index)
+	s.ctrl.simulationStarted(info)
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
 
@@ -88,6 +90,9 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 // action phase, observers.
 func (sim *simulation) step(ctx context.Context) error {
 	w := sim.world
+	if err := sim.srv.ctrl.beforeStep(ctx); err != nil { // pause and single steps act here
+		return fmt.Errorf("simulation %s: %w", sim.info.Name, err)
+	}
 	if err := w.Prepare(); err != nil {
 		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
 	}
@@ -109,6 +114,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	if err := w.Execute(actions); err != nil {
 		return fmt.Errorf("execute step %d: %w", w.Step(), err)
 	}
+	sim.srv.ctrl.stepDone(w.Step(), w.Scores())
 	if obs := sim.srv.opts.Observers; len(obs) > 0 {
 		snap := w.Snapshot()
 		for _, o := range obs {

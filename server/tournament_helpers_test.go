@@ -77,8 +77,8 @@ func (o *stopAt) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot)
 		_ = o.srv.Control().Stop()
 	}
 }
-func (o *stopAt) StepDone(SimInfo, *scenario.Snapshot)  {}
-func (o *stopAt) SimulationEnded(SimInfo, SimResult) {}
+func (o *stopAt) StepDone(SimInfo, *scenario.Snapshot) {}
+func (o *stopAt) SimulationEnded(SimInfo, SimResult)   {}
 
 // statusProbe is an Observer that asks the server for a status-response
 // over TCP at the start of every simulation and after its first step, and

@@ -88,6 +88,11 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
 	}
+	mode := cfg.Server.TournamentMode
+	if len(opts.Lineup) > 0 {
+		mode = ModeMatch
+	}
+	s.ctrl.tournamentStarted(mode, 0, len(cfg.Match), 0)
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc

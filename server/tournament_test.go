@@ -190,19 +190,19 @@ func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
 	status := func() TournamentStatus { return srv.Control().Status() }
 
 	say("status")
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "waiting (round-robin)") }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "waiting (round-robin)") }, 15*time.Second, time.Millisecond)
 	say("p") // pause before the launch: the first step waits
-	require.Eventually(t, func() bool { return status().Paused }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return status().Paused }, 15*time.Second, time.Millisecond)
 	say("") // the launch key
-	require.Eventually(t, func() bool { return status().Phase == PhaseRunning }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return status().Phase == PhaseRunning }, 15*time.Second, time.Millisecond)
 	assert.Equal(t, -1, status().Step, "paused: no step has run")
 	say("step")
-	require.Eventually(t, func() bool { return status().Step == 0 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return status().Step == 0 }, 15*time.Second, time.Millisecond)
 	say("step")
-	require.Eventually(t, func() bool { return status().Step == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return status().Step == 1 }, 15*time.Second, time.Millisecond)
 	assert.True(t, status().Paused, "still paused after single steps")
 	say("status")
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step 2/5") }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step 2/5") }, 15*time.Second, time.Millisecond)
 	say("dance") // unknown: logged, nothing happens
 	say("c")
 	var res result
@@ -214,7 +214,7 @@ func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
 	require.NoError(t, res.err)
 	require.Len(t, res.sum.Matches, 1)
 	say("step")
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step: the tournament is over") }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step: the tournament is over") }, 15*time.Second, time.Millisecond)
 	require.NoError(t, typing.Close())
 	for _, want := range []string{"paused before the next step", "launch key pressed", "one step", "running"} {
 		assert.Contains(t, out.String(), want)

@@ -2,6 +2,8 @@
 //
 //	massim                         the demo: a short match of two sample teams
 //	massim serve -conf FILE        run the tournament of a config file
+//	massim match -conf FILE -teams A,B -out DIR   play one match (one job of a split tournament)
+//	massim standings DIR...        merge the standings of tournament or match folders
 //	massim agents -team A ...      connect sample agents to a server
 //
 // Run "massim help" for every subcommand and its flags.
@@ -33,6 +35,8 @@ func commands() []command {
 	return []command{
 		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
 		{"serve", "run the tournament of a config file", runServe},
+		{"match", "play one match of a config's teams into a folder", runMatch},
+		{"standings", "merge and print the standings of tournament or match folders", runStandings},
 		{"agents", "connect sample agents to a server", runAgents},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 	}
@@ -77,7 +81,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: massim [command] [flags]")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun \"massim <command> -h\" for the flags of a command.")
 }

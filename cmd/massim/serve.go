@@ -1,43 +1,27 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
-	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/server"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	confPath := fs.String("conf", "", "config file (the official MASSim JSON format)")
-	confString := fs.String("confString", "", "config given inline as JSON")
-	var logs logFlags
-	logs.register(fs)
-	if err := fs.Parse(args); err != nil {
+	var f tournamentFlags
+	f.register(fs)
+	dir := fs.String("dir", "", "tournament folder for results, standings, manifest and replays (default: the config's resultPath)")
+	resume := fs.Bool("resume", false, "continue the tournament recorded in the tournament folder after its last completed simulation")
+	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
-	var cfg *config.Config
-	var err error
-	switch {
-	case *confPath != "":
-		cfg, err = config.Load(*confPath)
-	case *confString != "":
-		cfg, err = config.Parse("-confString", []byte(*confString))
-	default:
-		return &exitError{code: 2, err: errors.New("need -conf FILE (or -confString JSON)")}
-	}
+	cfg, err := f.load()
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	log, closeLog, err := logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
+	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -48,30 +32,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	srv := server.New(cfg, log, server.Options{Console: os.Stdin})
-	summary, err := srv.Run(ctx)
-	printSummary(stdout, summary)
-	if errors.Is(err, server.ErrInterrupted) {
-		return &exitError{code: 3, err: fmt.Errorf("stopped before the end: %w", err)}
+	opts := server.Options{Resume: *resume}
+	if *dir != "" {
+		intoFolder(cfg, &opts, *dir)
 	}
-	return err
-}
-
-// printSummary prints the scores of every completed simulation.
-func printSummary(w io.Writer, s server.Summary) {
-	for _, m := range s.Matches {
-		for _, sim := range m.Simulations {
-			fmt.Fprintf(w, "%s:", sim.Info.Name)
-			for i, ts := range sim.Result.Scores {
-				fmt.Fprintf(w, "  %s %d (rank %d)", ts.Team, ts.Score, sim.Result.Ranking[i])
-			}
-			fmt.Fprintln(w)
-		}
-		if m.ResultFile != "" {
-			fmt.Fprintf(w, "results: %s\n", m.ResultFile)
-		}
-	}
+	return playTournament(&f, cfg, opts, log, stdout)
 }

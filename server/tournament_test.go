@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -245,8 +246,15 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 	assert.Equal(t, 0, sum.Matches[0].Simulations[0].Info.Index)
 	firstResult := readManifest(t, dir).ResultFiles
 
-	// Third run: plays the rest; nothing is played or counted twice.
-	third := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true})
+	// Third run: plays the rest; nothing is played or counted twice, and
+	// status-response names the simulation actually running.
+	probe := &statusProbe{}
+	third := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true,
+		Observers: []Observer{statusAtStart{probe: probe, sizes: []int{1, 2}}}})
+	probe.addr = third.Addr().String()
+	before, err := queryStatus(probe.addr)
+	require.NoError(t, err)
+	assert.Equal(t, -1, before.CurrentSimulation, "nothing started by this process yet")
 	sum, err = runTournament(t, third)
 	require.NoError(t, err)
 	require.Len(t, sum.Matches, 2)
@@ -266,6 +274,11 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 		assert.Len(t, f, 2)
 	}
 	assert.NotEqual(t, firstResult[1].File, m.ResultFiles[1].File)
+	require.Len(t, probe.seen, 6)
+	assert.Equal(t, protocol.StatusResponse{Teams: []string{"A", "C"}, TeamSizes: []int{1, 2}, CurrentSimulation: 1}, probe.seen[0].got)
+	for _, s := range probe.seen {
+		assert.Equal(t, s.want, s.got)
+	}
 
 	// Resuming a finished tournament plays nothing.
 	again := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true})
@@ -370,4 +383,15 @@ func TestResume_WritesTheResultFileOfAMatchCompletedBeforeTheCrash(t *testing.T)
 	require.Len(t, files, 3)
 	assert.Contains(t, scores, m.Simulations[0].Name, "the first match's result file was written on resume")
 	assert.Equal(t, []string{"0.0", "1.0", "2.0"}, positions(readManifest(t, dir)))
+}
+
+func TestStop_EndsTheWaitBetweenSimulations(t *testing.T) {
+	dir := t.TempDir()
+	cfg := parseTournament(t, roundRobinServer(dir, 50)+`, "waitBetweenSimulations": 3600000`, []string{"A", "B"}, 3, []int{1, 1}, "")
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
+	srv.opts.Observers = []Observer{&stopAt{srv: srv, n: 1}}
+	sum, err := runTournament(t, srv) // an hour's wait would hit the test's 60 s limit
+	require.NoError(t, err)
+	require.Len(t, sum.Matches, 1)
+	assert.Len(t, sum.Matches[0].Simulations, 1)
 }

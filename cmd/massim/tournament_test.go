@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -219,4 +221,69 @@ func TestMonitorFlag_REFSpellings(t *testing.T) {
 	}
 	_, err := monitorListenAddr("eighty")
 	assert.Error(t, err)
+}
+
+func TestServe_AdminAPIOnTheMonitorPort(t *testing.T) {
+	dir := t.TempDir()
+	port, err := freePort()
+	require.NoError(t, err)
+	monitor, err := freePort()
+	require.NoError(t, err)
+	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
+	t.Setenv("MASSIM_ADMIN_TOKEN", "let-me-in")
+	type exit struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan exit, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		// "key" launch: nothing starts until the admin API stops the tournament.
+		code := run([]string{"serve", "-conf", conf, "-m", "127.0.0.1:" + strconv.Itoa(monitor), "-log-level", "error"}, &stdout, &stderr)
+		done <- exit{code, stdout.String(), stderr.String()}
+	}()
+	base := "http://127.0.0.1:" + strconv.Itoa(monitor) + "/admin/"
+	call := func(method, path, token string) (int, map[string]any) {
+		req, err := http.NewRequest(method, base+path, nil)
+		require.NoError(t, err)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, nil
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+		return resp.StatusCode, body
+	}
+	require.Eventually(t, func() bool {
+		code, _ := call(http.MethodGet, "status", "let-me-in")
+		return code == http.StatusOK
+	}, 30*time.Second, 5*time.Millisecond, "the monitor port comes up")
+
+	code, _ := call(http.MethodPost, "pause", "")
+	assert.Equal(t, http.StatusUnauthorized, code)
+	code, _ = call(http.MethodPost, "pause", "let-me-out")
+	assert.Equal(t, http.StatusUnauthorized, code)
+	code, body := call(http.MethodPost, "pause", "let-me-in")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, true, body["paused"])
+	assert.Equal(t, "waiting", body["phase"])
+	code, body = call(http.MethodPost, "stop", "let-me-in")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, true, body["stopping"])
+
+	select {
+	case e := <-done:
+		assert.Equal(t, 0, e.code, e.stderr)
+		assert.Contains(t, e.stdout, "standings:")
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not end after POST /admin/stop")
+	}
+	m, err := server.ReadManifest(filepath.Join(dir, "results"))
+	require.NoError(t, err)
+	assert.Equal(t, server.StateStopped, m.State)
+	assert.Empty(t, m.Simulations)
 }

@@ -43,10 +43,10 @@ type TournamentStatus struct {
 	Simulations int    `json:"simulations"`
 	Name        string `json:"name"`
 	// Step is the last executed step of the simulation, -1 before step 0.
-	Step      int                  `json:"step"`
-	Steps     int                  `json:"steps"`
-	Scores    []scenario.TeamScore `json:"scores"`
-	Completed int                  `json:"completed"` // simulations completed in the whole tournament
+	Step      int          `json:"step"`
+	Steps     int          `json:"steps"`
+	Scores    []TeamResult `json:"scores"`    // after Step, match order
+	Completed int          `json:"completed"` // simulations completed in the whole tournament
 }
 
 // Control pauses, single-steps and stops a tournament. The console and the
@@ -67,7 +67,7 @@ func newControl() *Control {
 		stop:    make(chan struct{}),
 		view: TournamentStatus{
 			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
-			Teams: []string{}, Scores: []scenario.TeamScore{},
+			Teams: []string{}, Scores: []TeamResult{},
 		},
 	}
 }
@@ -215,15 +215,24 @@ func (c *Control) simulationStarted(info SimInfo) {
 	c.update(func(v *TournamentStatus) {
 		v.Phase, v.Match, v.Teams, v.Simulation = PhaseRunning, info.Match, slices.Clone(info.Teams), info.Index
 		v.Name, v.Step, v.Steps = info.Name, -1, info.Steps
-		v.Scores = make([]scenario.TeamScore, len(info.Teams))
+		v.Scores = make([]TeamResult, len(info.Teams))
 		for i, t := range info.Teams {
-			v.Scores[i] = scenario.TeamScore{Team: t}
+			v.Scores[i] = TeamResult{Team: t, Ranking: 1}
 		}
 	})
 }
 
 func (c *Control) stepDone(step int, scores []scenario.TeamScore) {
-	c.update(func(v *TournamentStatus) { v.Step, v.Scores = step, scores })
+	live := make([]TeamResult, len(scores))
+	for i, s := range scores {
+		live[i] = TeamResult{Team: s.Team, Score: s.Score, Ranking: 1}
+		for _, o := range scores {
+			if o.Score > s.Score {
+				live[i].Ranking++
+			}
+		}
+	}
+	c.update(func(v *TournamentStatus) { v.Step, v.Scores = step, live })
 }
 
 func (c *Control) simulationEnded() {

@@ -133,6 +133,9 @@ func (s *Server) Control() *Control { return s.ctrl }
 func (s *Server) Run(ctx context.Context) (Summary, error) {
 	p, err := s.openTournament()
 	if err != nil {
+		if s.listener != nil {
+			s.shutdown()
+		}
 		return Summary{}, err
 	}
 	if s.listener == nil {

@@ -12,19 +12,21 @@ install_chromium() {
   echo "test.sh: installing Chromium (Debian package chromium) for the browser tests" >&2
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  local apt="apt-get -o DPkg::Lock::Timeout=600 -qq"
+  $sudo $apt update
+  $sudo env DEBIAN_FRONTEND=noninteractive $apt install -y --no-install-recommends chromium >/dev/null
+  command -v chromium >/dev/null 2>&1 || { echo "test.sh: Chromium did not install" >&2; exit 1; }
 }
 
 install_chromium
 go vet ./...
 go test -race -count=1 -timeout 30m ./...
 
-# Fuzz targets, briefly: the seed corpora already ran above as plain tests.
+# Fuzz targets, briefly: their seed corpora already ran above as plain tests.
 fuzztime="${FUZZTIME:-10s}"
-for target in $(go test -list '^Fuzz' ./... 2>/dev/null | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/{f=f" "$1} /^ok/{if(f!="")print $2":"f; f=""}'); do
-  pkg="${target%%:*}"
-  for fn in ${target#*:}; do
+go test -list '^Fuzz' ./... | awk '/^Fuzz/ {f = f " " $1} /^ok/ {if (f != "") print $2 f; f = ""}' |
+while read -r pkg targets; do
+  for fn in $targets; do
     echo "fuzz $pkg $fn ($fuzztime)"
     go test -run='^$' -fuzz="^${fn}\$" -fuzztime="$fuzztime" "$pkg"
   done

@@ -14,6 +14,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	dir := fs.String("dir", "", "tournament folder for results, standings, manifest and replays (default: the config's resultPath)")
 	resume := fs.Bool("resume", false, "continue the tournament recorded in the tournament folder after its last completed simulation")
+	seed := fs.Int64("seed", 0, "seed of the random mode's line-ups (default: the clock; recorded in the manifest either way)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
@@ -32,7 +33,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
-	opts := server.Options{Resume: *resume}
+	opts := server.Options{Resume: *resume, TournamentSeed: *seed}
 	if *dir != "" {
 		intoFolder(cfg, &opts, *dir)
 	}

@@ -90,6 +90,9 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 // action phase, observers.
 func (sim *simulation) step(ctx context.Context) error {
 	w := sim.world
+	if ctx.Err() != nil { // awaitActions does not look when nobody is connected
+		return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step()+1, ErrInterrupted)
+	}
 	if err := sim.srv.ctrl.beforeStep(ctx); err != nil { // pause and single steps act here
 		return fmt.Errorf("simulation %s: %w", sim.info.Name, err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -394,4 +395,35 @@ func TestStop_EndsTheWaitBetweenSimulations(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, sum.Matches, 1)
 	assert.Len(t, sum.Matches[0].Simulations, 1)
+}
+
+// cancelAtStep cancels the tournament's context after a step and keeps the
+// last step it saw.
+type cancelAtStep struct {
+	at     int
+	cancel func()
+	last   int
+}
+
+func (c *cancelAtStep) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
+func (c *cancelAtStep) StepDone(_ SimInfo, snap *scenario.Snapshot) {
+	c.last = snap.Step
+	if snap.Step == c.at {
+		c.cancel()
+	}
+}
+func (c *cancelAtStep) SimulationEnded(SimInfo, SimResult) {}
+
+func TestInterrupt_StopsBeforeTheNextStepEvenWithNobodyConnected(t *testing.T) {
+	dir := t.TempDir()
+	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B"}, 5000, []int{1}, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	obs := &cancelAtStep{at: 3, cancel: cancel}
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true, Observers: []Observer{obs}})
+	sum, err := srv.Run(ctx)
+	require.ErrorIs(t, err, ErrInterrupted)
+	assert.Equal(t, 3, obs.last, "no step runs after the interruption")
+	assert.Empty(t, sum.Matches)
+	assert.Equal(t, StateStopped, readManifest(t, dir).State)
 }

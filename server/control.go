@@ -205,7 +205,8 @@ func (c *Control) update(f func(v *TournamentStatus)) {
 	f(&c.view)
 }
 
-func (c *Control) tournamentStarted(mode string, matches, simulations, completed int) {
+// describe sets what the status says about the tournament as a whole.
+func (c *Control) describe(mode string, matches, simulations, completed int) {
 	c.update(func(v *TournamentStatus) {
 		v.Mode, v.Matches, v.Simulations, v.Completed = mode, matches, simulations, completed
 	})

@@ -88,7 +88,7 @@ func TestControl_StatusFollowsTheTournament(t *testing.T) {
 	assert.Equal(t, PhaseWaiting, st.Phase)
 	assert.Equal(t, -1, st.Match)
 	assert.Equal(t, -1, st.Simulation)
-	c.tournamentStarted("round-robin", 3, 2, 0)
+	c.describe("round-robin", 3, 2, 0)
 	c.simulationStarted(SimInfo{Name: "1_A_C", Match: 1, Index: 1, Teams: []string{"A", "C"}, Steps: 10})
 	c.stepDone(4, []scenario.TeamScore{{Team: "A", Score: 3}, {Team: "C", Score: 1}})
 	st = c.Status()

@@ -92,7 +92,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	if len(opts.Lineup) > 0 {
 		mode = ModeMatch
 	}
-	s.ctrl.tournamentStarted(mode, 0, len(cfg.Match), 0)
+	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc

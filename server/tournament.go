@@ -46,7 +46,7 @@ var errStoppedBeforeLaunch = errors.New("stopped before the launch")
 // finished reports whether the schedule was played to its end.
 func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finished bool, err error) {
 	sched := p.schedule
-	s.ctrl.tournamentStarted(sched.mode, sched.matches(), len(s.cfg.Match), len(p.record.manifest.Simulations))
+	s.ctrl.describe(sched.mode, sched.matches(), len(s.cfg.Match), len(p.record.manifest.Simulations))
 	// Matches completed before a crash may still miss their result file.
 	if err := s.writeMissingResultFiles(p); err != nil {
 		return summary, false, err

@@ -67,6 +67,8 @@ type Server struct {
 	wake     chan struct{}
 	ctrl     *Control
 	key      launchKey
+	// lastStart is the start of the latest simulation (tournament goroutine only).
+	lastStart time.Time
 
 	listener net.Listener
 	wg       sync.WaitGroup

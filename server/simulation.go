@@ -27,7 +27,7 @@ type simulation struct {
 // matchNo is the match's number in the schedule.
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]
-	start := s.now()
+	start := s.simulationStart()
 	params, err := WorldParams(s.cfg, entry, start)
 	if err != nil {
 		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: %w", index, err)

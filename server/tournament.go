@@ -128,6 +128,19 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 	return mr, runErr
 }
 
+// simulationStart is the start time of a new simulation: now, but at least
+// a millisecond after the previous start. The simulation's name (and its
+// replay folder and result file key) is its start in ms and its teams, and
+// short simulations would otherwise share a name.
+func (s *Server) simulationStart() time.Time {
+	start := s.now()
+	if !s.lastStart.IsZero() && start.UnixMilli() <= s.lastStart.UnixMilli() {
+		start = time.UnixMilli(s.lastStart.UnixMilli() + 1)
+	}
+	s.lastStart = start
+	return start
+}
+
 // waitBetweenSimulations pauses for server.waitBetweenSimulations (also
 // after the last simulation of a match, CONFIG.md §2); stop ends the wait.
 func (s *Server) waitBetweenSimulations(ctx context.Context) error {

@@ -427,3 +427,17 @@ func TestInterrupt_StopsBeforeTheNextStepEvenWithNobodyConnected(t *testing.T) {
 	assert.Empty(t, sum.Matches)
 	assert.Equal(t, StateStopped, readManifest(t, dir).State)
 }
+
+func TestSimulationNames_UniqueEvenWithinOneMillisecond(t *testing.T) {
+	dir := t.TempDir()
+	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B"}, 2, []int{1, 1, 1}, "")
+	frozen := time.UnixMilli(1_700_000_000_000)
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true, Now: func() time.Time { return frozen }})
+	sum, err := runTournament(t, srv)
+	require.NoError(t, err)
+	var names []string
+	for _, s := range sum.Matches[0].Simulations {
+		names = append(names, s.Info.Name)
+	}
+	assert.Equal(t, []string{"1700000000000_A_B", "1700000000001_A_B", "1700000000002_A_B"}, names)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/massim-go/massim/server"
@@ -48,7 +49,8 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 
 // mergeManifests collects the completed simulations of several folders. All
 // must come from the same config (one tournament split into matches); a
-// simulation found twice (a folder named twice) counts once. Folders whose
+// simulation found twice (a folder named twice: same name and index)
+// counts once. Folders whose
 // match or tournament is not finished are merged too, with a note.
 func mergeManifests(paths []string, stderr io.Writer) (teams []string, sims []server.SimRecord, err error) {
 	var checksum, first string
@@ -73,10 +75,11 @@ func mergeManifests(paths []string, stderr io.Writer) (teams []string, sims []se
 			}
 		}
 		for _, s := range m.Simulations {
-			if seen[s.Name] {
+			key := s.Name + "#" + strconv.Itoa(s.Index)
+			if seen[key] {
 				continue
 			}
-			seen[s.Name] = true
+			seen[key] = true
 			sims = append(sims, s)
 		}
 	}

@@ -61,6 +61,9 @@ func TestContestExample(t *testing.T) {
 	m := cfg.Match[0]
 	assert.Equal(t, 70, m.Grid.Width)
 	assert.Equal(t, 70, m.Grid.Height)
+	assert.Equal(t, filepath.Join("examples", "contest", "maps", "islands70.bmp"), m.Grid.File,
+		"found next to the root config, not in the working directory")
+	assert.True(t, m.Grid.Connected)
 	assert.Equal(t, 400, m.Steps)
 	assert.Equal(t, 20, m.TeamSize)
 	assert.True(t, m.HasRandomSeed)

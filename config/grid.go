@@ -10,9 +10,18 @@ import (
 // readGrid reads match[i].grid.
 func readGrid(r *report, g *object, res resolver) layer {
 	l := layer{}
-	set := into{g, l}
-	set.int("width", atLeast(1))
-	set.int("height", atLeast(1))
+	width, wOK := g.int("width", atLeast(1))
+	height, hOK := g.int("height", atLeast(1))
+	if wOK && hOK && int64(width)*int64(height) > maxGridCells {
+		r.fail(g.file(), g.path, "width × height = %d cells, at most %d", int64(width)*int64(height), maxGridCells)
+	} else {
+		if wOK {
+			l["width"] = width
+		}
+		if hOK {
+			l["height"] = height
+		}
+	}
 	if n := g.opt("file"); n != nil {
 		if p, ok := res.readPath(r, n, g.keyPath("file")); ok {
 			l["file"] = p
@@ -51,6 +60,19 @@ func readZones(z *object, moving bool) layer {
 	return l
 }
 
+// Limits shared with package maps (Instruction.Validate, the grid size
+// check of Generate), which config may not import: a config that loads must
+// also generate, so the failure names file and key at load time instead of
+// surfacing when the simulation starts. server/worldparams_test.go checks
+// that both sides agree. 2^24 cells is a 4096×4096 map; a cave reaches its
+// fixed point long before 1000 rounds; a border wider than the map is
+// clipped, so 100000 is no real limit.
+const (
+	maxGridCells      = 1 << 24
+	maxCaveIterations = 1000
+	maxBorderWidth    = 100000
+)
+
 // instructionParam describes one parameter of a terrain instruction.
 type instructionParam struct {
 	name    string
@@ -65,12 +87,12 @@ func instructionParams(name string) ([]instructionParam, bool) {
 	case "cave":
 		return []instructionParam{
 			{"chance", false, 0, 1},
-			{"iterations", true, 0, math.MaxInt32},
+			{"iterations", true, 0, maxCaveIterations},
 			{"createLimit", true, 0, 8},
 			{"survivalLimit", true, 0, 8},
 		}, true
 	case "line-border", "ragged-border":
-		return []instructionParam{{"width", true, 0, math.MaxInt32}}, true
+		return []instructionParam{{"width", true, 0, maxBorderWidth}}, true
 	}
 	return nil, false
 }

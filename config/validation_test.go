@@ -67,6 +67,7 @@ func TestValidationErrors(t *testing.T) {
 	}{
 		// match entry scalars
 		{"width zero", edit{sim, `"width": 20`, `"width": 0`}, "sim/sim.json: match[0].grid.width: must be > 0"},
+		{"grid too large", edit{sim, `"width": 20`, `"width": 1000000`}, "sim/sim.json: match[0].grid: width × height = 25000000 cells, at most 16777216"},
 		{"height negative", edit{sim, `"height": 25`, `"height": -3`}, "sim/sim.json: match[0].grid.height: must be > 0"},
 		{"steps zero", edit{sim, `"steps": 100`, `"steps": 0`}, "sim/sim.json: match[0].steps: must be > 0"},
 		{"steps string", edit{sim, `"steps": 100`, `"steps": "100"`}, "sim/sim.json: match[0].steps: must be an integer, not a string"},
@@ -113,10 +114,12 @@ func TestValidationErrors(t *testing.T) {
 		{"instructions missing", edit{sim, `"instructions": [["cave", 0.5, 2, 5, 4], ["line-border", 1]],`, ``}, "sim/sim.json: match[0].grid.instructions: is required"},
 		{"cave parameter count", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, 2, 5]`}, "sim/sim.json: match[0].grid.instructions[0]: cave takes 4 parameter(s) [chance, iterations, createLimit, survivalLimit], not 3"},
 		{"cave chance", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 1.5, 2, 5, 4]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: chance must be a number between 0 and 1"},
-		{"cave iterations", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, -1, 5, 4]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: iterations must be an integer >= 0"},
+		{"cave iterations", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, -1, 5, 4]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: iterations must be an integer between 0 and 1000"},
+		{"cave iterations beyond the generator's limit", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, 1001, 5, 4]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: iterations must be an integer between 0 and 1000"},
 		{"cave createLimit", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, 2, 9, 4]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: createLimit must be an integer between 0 and 8"},
 		{"cave survivalLimit type", edit{sim, `["cave", 0.5, 2, 5, 4]`, `["cave", 0.5, 2, 5, "4"]`}, "sim/sim.json: match[0].grid.instructions[0]: cave: survivalLimit must be an integer between 0 and 8"},
-		{"line-border fraction", edit{sim, `["line-border", 1]`, `["line-border", 1.5]`}, "sim/sim.json: match[0].grid.instructions[1]: line-border: width must be an integer >= 0"},
+		{"line-border fraction", edit{sim, `["line-border", 1]`, `["line-border", 1.5]`}, "sim/sim.json: match[0].grid.instructions[1]: line-border: width must be an integer between 0 and 100000"},
+		{"border beyond the generator's limit", edit{sim, `["line-border", 1]`, `["ragged-border", 100001]`}, "sim/sim.json: match[0].grid.instructions[1]: ragged-border: width must be an integer between 0 and 100000"},
 		{"ragged-border count", edit{sim, `["line-border", 1]`, `["ragged-border"]`}, "sim/sim.json: match[0].grid.instructions[1]: ragged-border takes 1 parameter(s) [width], not 0"},
 		{"connected type", edit{sim, `"height": 25,`, `"height": 25, "connected": 1,`}, "sim/sim.json: match[0].grid.connected: must be true or false, not a number"},
 		{"grid file missing", edit{sim, `"height": 25,`, `"height": 25, "file": "maps/none.bmp",`}, "sim/sim.json: match[0].grid.file: file not found (tried maps/none.bmp)"},

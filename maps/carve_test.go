@@ -119,3 +119,31 @@ func TestCarveRandomCaves(t *testing.T) {
 		})
 	}
 }
+
+// With a point in every free region, carving leaves a single free region.
+func TestCarveWithAPointPerRegionLeavesOneFreeRegion(t *testing.T) {
+	const W, H = 70, 50
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			blocked, err := maps.Generate(W, H, []maps.Instruction{instr("cave", 0.6, 2, 5, 4)}, newRand(seed))
+			require.NoError(t, err)
+			label, regions := maps.Regions(W, H, blocked)
+			require.Greater(t, regions, 1, "the test map must be split")
+			var points []maps.Pos
+			next := int32(0)
+			for i, l := range label {
+				if l == next { // the first cell of each region, in label order
+					points = append(points, maps.Pos{X: i % W, Y: i / W})
+					next++
+				}
+			}
+			carved := maps.Carve(W, H, blocked, points)
+			after := append([]bool(nil), blocked...)
+			for _, c := range carved {
+				after[c.Y*W+c.X] = false
+			}
+			_, left := maps.Regions(W, H, after)
+			assert.Equal(t, 1, left)
+		})
+	}
+}

@@ -1,9 +1,12 @@
 package maps_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +69,20 @@ func TestShippedFS(t *testing.T) {
 	_, err = maps.LoadShipped("nope.png")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "nope.png")
+}
+
+// The contest example config ships its own copy of islands70.bmp, so that
+// the example folder works on its own (copied elsewhere, in the Docker
+// image). It must stay the shipped map: after changing a shipped map, copy
+// it there again.
+func TestShippedCopiesAreIdentical(t *testing.T) {
+	for _, tc := range []struct{ name, copy string }{
+		{"islands70.bmp", filepath.Join("..", "config", "examples", "contest", "maps", "islands70.bmp")},
+	} {
+		want, err := fs.ReadFile(maps.Shipped, tc.name)
+		require.NoError(t, err)
+		got, err := os.ReadFile(tc.copy)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(want, got), "%s differs from maps/shipped/%s", tc.copy, tc.name)
+	}
 }

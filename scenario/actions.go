@@ -1,6 +1,9 @@
 package scenario
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+)
 
 // Action names (SCENARIO.md §8.1).
 const (
@@ -20,7 +23,7 @@ const (
 	ActionSurvey     = "survey"
 )
 
-// ActionNames lists the game's action names (no_action excluded).
+// actionNames lists the game's action names (no_action excluded).
 var actionNames = []string{
 	ActionSkip, ActionMove, ActionAttach, ActionDetach, ActionRotate, ActionConnect,
 	ActionDisconnect, ActionRequest, ActionSubmit, ActionClear, ActionAdopt, ActionAdapt, ActionSurvey,
@@ -31,80 +34,76 @@ func IsActionName(name string) bool { return knownAction(name) }
 
 func knownAction(name string) bool { return slices.Contains(actionNames, name) }
 
-// execute runs one entity's action in the second pass and returns its result.
+// execute runs one entity's action in the second pass and returns its result
+// (connect may also set its partner's).
 func (w *World) execute(e *entity) string {
 	switch e.action {
 	case ActionNoAction, ActionSkip:
 		return ResultSuccess
 	case ActionMove:
 		return w.move(e, e.actionParams)
+	case ActionRotate:
+		return w.rotate(e, e.actionParams)
+	case ActionAttach:
+		return w.attach(e, e.actionParams)
+	case ActionDetach:
+		return w.detach(e, e.actionParams)
+	case ActionConnect:
+		return w.connect(e, e.actionParams)
+	case ActionDisconnect:
+		return w.disconnect(e, e.actionParams)
+	case ActionRequest:
+		return w.request(e, e.actionParams)
+	case ActionSubmit:
+		return w.submit(e, e.actionParams)
+	case ActionClear:
+		return w.clearAction(e, e.actionParams)
+	case ActionAdopt, ActionAdapt:
+		return w.adopt(e, e.actionParams)
+	case ActionSurvey:
+		return w.survey(e, e.actionParams)
 	}
-	// The remaining actions arrive with the complete rules; until then they
-	// have no effect and say so.
-	return ResultFailed
+	// The first pass already turned unknown names into unknown_action.
+	return ResultUnknownAction
 }
 
-// structureSize is the number of things in e's structure, e included.
-func (w *World) structure(t *thing) []*thing { return w.things.structure(t, nil) }
-
-// maxSpeed is §4's maxSpeed(n) for the entity's role and structure.
-func (w *World) maxSpeed(e *entity, structureSize int) int {
-	speed := w.roles[e.role].Speed
-	return speed[min(structureSize-1, len(speed)-1)]
+// param is parameter i, if given.
+func param(params []string, i int) (string, bool) {
+	if i >= len(params) {
+		return "", false
+	}
+	return params[i], true
 }
 
-// move is §8.3.
-func (w *World) move(e *entity, params []string) string {
-	if len(params) == 0 {
-		return ResultFailedParameter
+// intParam is parameter i as an integer parameter of §8.1: a decimal int32
+// with an optional sign and nothing else.
+func intParam(params []string, i int) (int, bool) {
+	s, ok := param(params, i)
+	if !ok {
+		return 0, false
 	}
-	dirs := make([]Pos, len(params))
-	for i, p := range params {
-		d, ok := direction(p)
-		if !ok {
-			return ResultFailedParameter
-		}
-		dirs[i] = d
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return 0, false
 	}
-	s := w.structure(e.t)
-	speed := w.maxSpeed(e, len(s))
-	moved := 0
-	for _, d := range dirs {
-		if moved >= speed || !w.shift(s, d) {
-			break
-		}
-		moved++
-	}
-	switch {
-	case moved == 0:
-		return ResultFailedPath
-	case moved < len(dirs):
-		return ResultPartialSuccess
-	}
-	return ResultSuccess
+	return int(n), true
 }
 
-// shift moves a whole structure one cell in direction d if every target cell
-// is free of attachables outside the structure.
-func (w *World) shift(s []*thing, d Pos) bool {
-	inside := func(t *thing) bool { return slices.Contains(s, t) }
-	for _, t := range s {
-		blocked := false
-		w.things.at(w.g.wrap(t.pos.Add(d)), func(o *thing) {
-			if !inside(o) {
-				blocked = true
-			}
-		})
-		if blocked {
-			return false
-		}
-	}
-	for _, t := range s {
-		w.things.unplace(t)
-	}
-	for _, t := range s {
-		t.pos = w.g.wrap(t.pos.Add(d))
-		w.things.place(t)
-	}
-	return true
+// offsetParams reads parameters i and i+1 as a relative position.
+func offsetParams(params []string, i int) (Pos, bool) {
+	x, okX := intParam(params, i)
+	y, okY := intParam(params, i+1)
+	return Pos{x, y}, okX && okY
 }
+
+// dirParam is parameter i as a direction.
+func dirParam(params []string, i int) (Pos, bool) {
+	s, ok := param(params, i)
+	if !ok {
+		return Pos{}, false
+	}
+	return direction(s)
+}
+
+// neighbour is the wrapped cell next to t in direction d.
+func (w *World) neighbour(t *thing, d Pos) Pos { return w.g.wrap(t.pos.Add(d)) }

@@ -17,4 +17,10 @@
 //		w.Execute(actions)                  // action phase
 //		_ = w.Snapshot()
 //	}
+//
+// A World is not safe for concurrent use; snapshots and percepts it has
+// handed out are never modified afterwards and may be read anywhere.
+// Setup files (CONFIG.md §8) are parsed by ParseSetup into Params.Setup and
+// applied by New before step 0. Package scenariotest has a random player
+// for tests and benchmarks.
 package scenario

@@ -37,9 +37,14 @@ type entity struct {
 	actionParams []string
 	result       string
 
+	violations    []string         // norms violated in this step's regulation
+	seen          perceptSizes     // array lengths of the last percept, to size the next
 	events        []protocol.Event // generated in the current action phase
 	perceptEvents []protocol.Event // generated in the previous action phase, shown in this step's percept
 }
+
+// perceptSizes are the array lengths of a percept.
+type perceptSizes struct{ things, attached, goalZones, roleZones int }
 
 func (e *entity) deactivated() bool { return e.disabled > 0 }
 

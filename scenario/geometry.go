@@ -6,18 +6,19 @@ type Pos struct{ X, Y int }
 // Add returns p shifted by d.
 func (p Pos) Add(d Pos) Pos { return Pos{p.X + d.X, p.Y + d.Y} }
 
-// Directions of SCENARIO.md §1.2.
-var directions = map[string]Pos{
-	"n": {0, -1},
-	"s": {0, 1},
-	"e": {1, 0},
-	"w": {-1, 0},
-}
-
-// direction parses a direction parameter.
+// direction parses a direction parameter (SCENARIO.md §1.2).
 func direction(s string) (Pos, bool) {
-	d, ok := directions[s]
-	return d, ok
+	switch s {
+	case "n":
+		return Pos{0, -1}, true
+	case "s":
+		return Pos{0, 1}, true
+	case "e":
+		return Pos{1, 0}, true
+	case "w":
+		return Pos{-1, 0}, true
+	}
+	return Pos{}, false
 }
 
 // grid is the torus geometry of SCENARIO.md §1.

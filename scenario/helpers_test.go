@@ -2,6 +2,8 @@ package scenario
 
 // testParams is a small, complete parameter set for tests.
 func testParams() Params {
+	base := []string{"skip", "move", "rotate", "adopt", "detach", "clear"}
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
 	return Params{
 		Steps:         20,
 		Seed:          42,
@@ -9,8 +11,12 @@ func testParams() Params {
 		TeamSize:      5,
 		ClusterBounds: Bounds{1, 3},
 		Roles: []Role{
-			{Name: "default", Vision: 5, Actions: []string{"skip", "move", "rotate", "adopt", "detach", "clear"}, Speed: []int{1}, ClearChance: 0.7, ClearMaxDistance: 1},
-			{Name: "worker", Vision: 5, Actions: []string{"skip", "move", "rotate", "adopt", "detach", "clear", "request", "attach", "connect", "disconnect", "submit"}, Speed: []int{2, 1, 1, 0}, ClearChance: 0.7, ClearMaxDistance: 1},
+			{Name: "default", Vision: 5, Actions: base, Speed: []int{1}, ClearChance: 0.7, ClearMaxDistance: 1},
+			{Name: "worker", Vision: 5, Actions: with("request", "attach", "connect", "disconnect", "submit"), Speed: []int{2, 1, 1, 0}, ClearChance: 0.7, ClearMaxDistance: 1},
+			{Name: "explorer", Vision: 7, Actions: with("attach", "survey"), Speed: []int{3, 0}, ClearChance: 0.7, ClearMaxDistance: 1},
+			{Name: "digger", Vision: 5, Actions: base, Speed: []int{1, 0}, ClearChance: 1, ClearMaxDistance: 5},
+			// builder can do everything and always clears (within one cell).
+			{Name: "builder", Vision: 5, Actions: with("request", "attach", "connect", "disconnect", "submit", "survey"), Speed: []int{1}, ClearChance: 1, ClearMaxDistance: 1},
 		},
 		ClearEnergyCost:     2,
 		DeactivatedDuration: 10,

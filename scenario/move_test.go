@@ -110,3 +110,113 @@ func TestFirstPass(t *testing.T) {
 		})
 	}
 }
+
+func TestMove_SpeedDependsOnStructureSize(t *testing.T) {
+	tests := []struct {
+		name   string
+		blocks int // attached in a chain west of the agent
+		dirs   []string
+		result string
+		moved  int
+	}{
+		{"NothingAttachedMovesTwo", 0, []string{"n", "n"}, ResultSuccess, 2},
+		{"OneBlockMovesOne", 1, []string{"n", "n"}, ResultPartialSuccess, 1},
+		{"TwoBlocksMoveOne", 2, []string{"n"}, ResultSuccess, 1},
+		{"ThreeBlocksCannotMove", 3, []string{"n"}, ResultFailedPath, 0},
+		{"FiveBlocksUseTheLastSpeed", 5, []string{"n"}, ResultFailedPath, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorld(t, 20, 20)
+			e := tw.agentAs(0, 10, 10, "worker")
+			prev := e.t
+			for i := range tc.blocks {
+				prev = tw.holds(prev, 9-i, 10, "b0")
+			}
+			assert.Equal(t, tc.result, tw.do(e, ActionMove, tc.dirs...))
+			assert.Equal(t, Pos{10, 10 - tc.moved}, e.t.pos)
+		})
+	}
+}
+
+func TestMove_CarriesConnectedTeammatesAndTheirBlocks(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	b1 := tw.holds(a.t, 5, 6, "b0")
+	mate := tw.agent(0, 5, 8)
+	b2 := tw.holds(mate.t, 5, 7, "b1")
+	tw.link(b1, b2)
+	assert.Equal(t, ResultSuccess, tw.do(a, ActionMove, "e"))
+	assert.Equal(t, Pos{6, 8}, mate.t.pos)
+	assert.Equal(t, Pos{6, 7}, b2.pos)
+}
+
+func TestMove_SpeedCountsTeammatesInTheStructure(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agentAs(0, 5, 5, "worker")
+	mate := tw.agent(0, 6, 5)
+	tw.link(a.t, mate.t)
+	assert.Equal(t, ResultPartialSuccess, tw.do(a, ActionMove, "n", "n"), "one other thing: speed 1")
+}
+
+func TestRotate(t *testing.T) {
+	tests := []struct {
+		name   string
+		param  []string
+		setup  func(tw *testWorld, e *entity)
+		result string
+		want   []Pos // positions of e's attached blocks afterwards, in link order
+	}{
+		{"FailedParameterWithoutParameter", nil, nil, ResultFailedParameter, nil},
+		{"FailedParameterOnDirection", []string{"n"}, nil, ResultFailedParameter, nil},
+		{"ClockwiseTurnsEastToSouth", []string{"cw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, ResultSuccess, []Pos{{5, 6}}},
+		{"CounterClockwiseTurnsEastToNorth", []string{"ccw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, ResultSuccess, []Pos{{5, 4}}},
+		{"ChainsTurnAsAWhole", []string{"cw"}, func(tw *testWorld, e *entity) {
+			b := tw.holds(e.t, 5, 6, "b0")
+			tw.holds(b, 5, 7, "b1")
+		}, ResultSuccess, []Pos{{4, 5}}},
+		{"FailedWhenTargetCellIsBlocked", []string{"cw"}, func(tw *testWorld, e *entity) {
+			tw.holds(e.t, 6, 5, "b0")
+			tw.obstacle(5, 6)
+		}, ResultFailed, []Pos{{6, 5}}},
+		{"SweptCellsAreNotChecked", []string{"cw"}, func(tw *testWorld, e *entity) {
+			tw.holds(e.t, 6, 5, "b0")
+			tw.obstacle(6, 6) // the diagonal passed on the way
+		}, ResultSuccess, []Pos{{5, 6}}},
+		{"FailedWhenAttachedToAnotherEntity", []string{"cw"}, func(tw *testWorld, e *entity) {
+			b := tw.holds(e.t, 6, 5, "b0")
+			mate := tw.agent(0, 7, 5)
+			tw.link(b, mate.t)
+		}, ResultFailed, []Pos{{6, 5}}},
+		{"NothingAttachedSucceeds", []string{"cw"}, nil, ResultSuccess, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorld(t, 20, 20)
+			e := tw.agent(0, 5, 5)
+			if tc.setup != nil {
+				tc.setup(tw, e)
+			}
+			assert.Equal(t, tc.result, tw.do(e, ActionRotate, tc.param...))
+			var got []Pos
+			for _, id := range e.t.links {
+				got = append(got, tw.things.get(id).pos)
+			}
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, Pos{5, 5}, e.t.pos)
+		})
+	}
+}
+
+func TestRotate_OnATinyGridTwoThingsMayNotLandOnOneCell(t *testing.T) {
+	tw := newTestWorld(t, 20, 5)
+	e := tw.agent(0, 10, 2)
+	east := e.t
+	for x := 11; x <= 13; x++ {
+		east = tw.holds(east, x, 2, "b0")
+	}
+	west := tw.holds(e.t, 9, 2, "b1")
+	tw.holds(west, 8, 2, "b1")
+	// (3,0) turns to (0,3) and (-2,0) to (0,-2): the same cell on a 5-high grid.
+	assert.Equal(t, ResultFailed, tw.do(e, ActionRotate, "cw"))
+}

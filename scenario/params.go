@@ -29,6 +29,7 @@ type Params struct {
 	Events              EventParams
 	Regulation          RegulationParams
 	AbsolutePosition    bool
+	Setup               []SetupCommand // run at step -1 (§6.1 item 9); see ParseSetup
 }
 
 // Bounds is an inclusive [Min, Max] range, drawn with RNG.Between.
@@ -41,6 +42,10 @@ type GridParams struct {
 	Instructions  []maps.Instruction
 	Goals         ZoneParams
 	RoleZones     ZoneParams
+	// Connected makes set-up carve the fewest obstacles it can (maps.Carve)
+	// so that every start cell, dispenser and zone is reachable from the
+	// others (grid.connected, a massim-go extension; see Reachability).
+	Connected bool
 }
 
 // ZoneParams configures goal or role zones.

@@ -38,44 +38,37 @@ func (w *World) preparePercepts() {
 	for _, e := range w.entities {
 		e.perceptEvents, e.events = e.events, e.perceptEvents[:0]
 	}
-	w.attachedToEntity = w.computeAttachedToEntity(w.attachedToEntity)
+	w.markAttachedToEntity()
 	// Tasks and norms are the same for every agent: build them once per step.
 	w.stepTasks = w.perceptTasks()
 	w.stepNorms = w.perceptNorms()
 }
 
-// computeAttachedToEntity marks every thing whose structure holds an entity
+// markAttachedToEntity marks every thing whose structure holds an entity
 // other than itself (§5, used by the "attached" percept).
-func (w *World) computeAttachedToEntity(buf []bool) []bool {
+func (w *World) markAttachedToEntity() {
 	n := len(w.things.all)
-	marks := slices.Grow(buf[:0], n)[:n]
-	clear(marks)
-	visited := make([]bool, n)
-	var comp []*thing
-	for _, t := range w.things.all {
-		if t == nil || t.removed || visited[t.id] || len(t.links) == 0 {
+	w.attachedCache = slices.Grow(w.attachedCache[:0], n)[:n]
+	clear(w.attachedCache)
+	done := w.things.stamps // structures computed below get larger stamps
+	for _, t := range w.things.all[1:] {
+		if t.removed || len(t.links) == 0 || t.stamp > done {
 			continue
 		}
-		comp = w.things.structure(t, comp)
-		entities := 0
-		for _, c := range comp {
-			visited[c.id] = true
+		s := w.structureOf(t)
+		entities := s.entities()
+		for _, c := range s.items {
+			others := entities
 			if c.kind == KindEntity {
-				entities++
+				others--
 			}
-		}
-		for _, c := range comp {
-			own := 0
-			if c.kind == KindEntity {
-				own = 1
-			}
-			marks[c.id] = entities-own > 0
+			w.attachedCache[c.id] = others > 0
 		}
 	}
-	return marks
 }
 
 // Percept is the step percept of an agent (§14.2), valid after Prepare.
+// Arrays are sorted: things by (y, x, type, details), positions by (y, x).
 func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 	e, ok := w.byName[agent]
 	if !ok {
@@ -90,34 +83,47 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 		Energy:           e.energy,
 		Deactivated:      e.deactivated(),
 		Role:             role.Name,
-		Things:           []protocol.Thing{},
-		Attached:         []protocol.Pos{},
-		GoalZones:        []protocol.Pos{},
-		RoleZones:        []protocol.Pos{},
-		Events:           slices.Clone(e.perceptEvents),
-		Tasks:            w.stepTasks,
-		Norms:            w.stepNorms,
-		Violations:       w.perceptViolations(e.name),
+		// Sized like this agent's last percept: views change little from step to step.
+		Things:     make([]protocol.Thing, 0, e.seen.things+4),
+		Attached:   make([]protocol.Pos, 0, e.seen.attached),
+		GoalZones:  make([]protocol.Pos, 0, e.seen.goalZones),
+		RoleZones:  make([]protocol.Pos, 0, e.seen.roleZones),
+		Events:     noEvents,
+		Tasks:      w.stepTasks,
+		Norms:      w.stepNorms,
+		Violations: noViolations,
 	}
-	if p.Events == nil {
-		p.Events = []protocol.Event{}
+	if len(e.perceptEvents) > 0 {
+		p.Events = slices.Clone(e.perceptEvents)
+	}
+	if len(e.violations) > 0 {
+		p.Violations = slices.Clone(e.violations)
 	}
 	origin := e.t.pos
-	w.g.area(origin, role.Vision, func(cell, off Pos) {
+	w.visibleCells(origin, role.Vision, func(cell, off Pos) {
 		rel := protocol.Pos{off.X, off.Y}
-		w.things.at(cell, func(t *thing) {
+		first := len(p.Things)
+		for id := w.things.firstAt[w.g.index(cell)]; id != 0; id = w.things.all[id].nextAt {
+			t := w.things.all[id]
 			p.Things = append(p.Things, w.perceivedThing(t, off))
-			if t != e.t && w.attachedToEntity[t.id] {
+			if t != e.t && w.attachedCache[t.id] {
 				p.Attached = append(p.Attached, rel)
 			}
-		})
+		}
 		if d := w.things.dispenser(cell); d != nil {
 			p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingDispenser, Details: d.typ})
 		}
-		for _, m := range w.markers[w.g.index(cell)] {
-			p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingMarker, Details: m})
-		}
 		i := w.g.index(cell)
+		if bits := w.markers[i]; bits != 0 {
+			for _, m := range markerNames {
+				if bits&m.bit != 0 {
+					p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingMarker, Details: m.name})
+				}
+			}
+		}
+		if len(p.Things)-first > 1 {
+			slices.SortFunc(p.Things[first:], compareThings)
+		}
 		if w.goalCover[i] > 0 {
 			p.GoalZones = append(p.GoalZones, rel)
 		}
@@ -125,14 +131,40 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 			p.RoleZones = append(p.RoleZones, rel)
 		}
 	})
-	slices.SortFunc(p.Things, compareThings)
-	slices.SortFunc(p.Attached, comparePos)
-	slices.SortFunc(p.GoalZones, comparePos)
-	slices.SortFunc(p.RoleZones, comparePos)
+	e.seen = perceptSizes{len(p.Things), len(p.Attached), len(p.GoalZones), len(p.RoleZones)}
 	if w.p.AbsolutePosition {
 		p.AbsolutePosition = &protocol.Pos{origin.X, origin.Y}
 	}
 	return p, true
+}
+
+// Shared empty lists: percepts never modify them.
+var (
+	noEvents     = []protocol.Event{}
+	noViolations = []string{}
+)
+
+// visibleCells visits area(origin, r) row by row (y, then x ascending), so
+// percept arrays come out sorted. On a grid smaller than the area a cell is
+// visited once, at its first offset (§1.5 Suggestion).
+func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
+	var seen []bool
+	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
+		seen = make([]bool, w.g.w*w.g.h)
+	}
+	for dy := -r; dy <= r; dy++ {
+		k := r - abs(dy)
+		for dx := -k; dx <= k; dx++ {
+			cell := w.g.wrap(Pos{origin.X + dx, origin.Y + dy})
+			if seen != nil {
+				if seen[w.g.index(cell)] {
+					continue
+				}
+				seen[w.g.index(cell)] = true
+			}
+			visit(cell, Pos{dx, dy})
+		}
+	}
 }
 
 func (w *World) perceivedThing(t *thing, off Pos) protocol.Thing {
@@ -152,10 +184,6 @@ func (w *World) perceivedThing(t *thing, off Pos) protocol.Thing {
 func compareThings(a, b protocol.Thing) int {
 	return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X),
 		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Details, b.Details))
-}
-
-func comparePos(a, b protocol.Pos) int {
-	return cmp.Or(cmp.Compare(a[1], b[1]), cmp.Compare(a[0], b[0]))
 }
 
 // activeTasks lists active tasks by deadline, then name (§15).
@@ -194,16 +222,6 @@ func (w *World) perceptNorms() []protocol.Norm {
 			Name: n.name, Start: n.start, Until: n.until, Level: n.level, Punishment: n.punishment,
 			Requirements: []protocol.NormRequirement{{Type: n.req.typ, Name: n.req.name, Quantity: n.req.quantity}},
 		})
-	}
-	return out
-}
-
-func (w *World) perceptViolations(agent string) []string {
-	out := []string{}
-	for _, v := range w.violations {
-		if v.who == agent {
-			out = append(out, v.norm)
-		}
 	}
 	return out
 }

@@ -84,3 +84,134 @@ func TestPercept_ZonesAsCells(t *testing.T) {
 	assert.ElementsMatch(t, []protocol.Pos{{1, -1}, {0, 0}, {1, 0}, {2, 0}, {1, 1}}, p.GoalZones)
 	assert.Empty(t, p.RoleZones)
 }
+
+func TestPercept_AttachedIncludesLinkedEntitiesButNotTheAgent(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	mate := tw.agent(0, 6, 5)
+	tw.link(a.t, mate.t)
+	tw.agent(1, 5, 7) // alone: not attached
+	p := tw.percept(a)
+	assert.Equal(t, []protocol.Pos{{1, 0}}, p.Attached)
+	pm := tw.percept2(mate)
+	assert.Equal(t, []protocol.Pos{{-1, 0}}, pm.Attached)
+}
+
+func TestPercept_ThingDetails(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	tw.agent(1, 6, 5)
+	tw.block(4, 5, "b1")
+	tw.dispenser(5, 6, "b0")
+	tw.obstacle(5, 4)
+	p := tw.percept(a)
+	assert.Equal(t, []protocol.Thing{
+		{X: 0, Y: -1, Type: "obstacle", Details: ""},
+		{X: -1, Y: 0, Type: "block", Details: "b1"},
+		{X: 0, Y: 0, Type: "entity", Details: "A"},
+		{X: 1, Y: 0, Type: "entity", Details: "B"},
+		{X: 0, Y: 1, Type: "dispenser", Details: "b0"},
+	}, p.Things)
+}
+
+func TestPercept_LastActionIsRecorded(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	tw.do(a, ActionMove, "n", "x")
+	p := tw.percept(a)
+	assert.Equal(t, "move", p.LastAction)
+	assert.Equal(t, []string{"n", "x"}, p.LastActionParams)
+	assert.Equal(t, ResultFailedParameter, p.LastActionResult)
+	require.NoError(t, tw.Execute(nil))
+	p = tw.percept(a)
+	assert.Equal(t, ActionNoAction, p.LastAction, "no answer → no_action")
+	assert.Equal(t, []string{}, p.LastActionParams)
+}
+
+func TestPercept_ScoreIsTheTeams(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	b := tw.agent(1, 8, 8)
+	tw.scores[0] = 90
+	assert.Equal(t, int64(90), tw.percept(a).Score)
+	assert.Equal(t, int64(0), tw.percept2(b).Score)
+}
+
+func TestPercept_VisionIsADiamondOnTheTorus(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 0, 0)
+	tw.obstacle(19, 19) // (-1,-1) across both edges
+	tw.obstacle(3, 3)   // distance 6: invisible
+	tw.obstacle(0, 15)  // (0,-5)
+	p := tw.percept(a)
+	assert.Equal(t, []protocol.Thing{
+		{X: 0, Y: -5, Type: "obstacle"},
+		{X: -1, Y: -1, Type: "obstacle"},
+		{X: 0, Y: 0, Type: "entity", Details: "A"},
+	}, p.Things)
+}
+
+func TestPercept_SmallGridShowsEachCellOnce(t *testing.T) {
+	tw := newTestWorld(t, 4, 4)
+	a := tw.agent(0, 0, 0)
+	tw.obstacle(2, 2)
+	p := tw.percept(a)
+	assert.Len(t, p.Things, 2)
+	assert.Len(t, p.GoalZones, 0)
+}
+
+func TestSnapshot_HasEveryKey(t *testing.T) {
+	w, err := New(testParams(), testTeams)
+	require.NoError(t, err)
+	raw, err := json.Marshal(w.Snapshot())
+	require.NoError(t, err)
+	var keys map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &keys))
+	for _, k := range []string{"step", "entities", "blocks", "obstacles", "dispensers", "goalZones", "roleZones",
+		"clear", "tasks", "norms", "violations", "scores", "events"} {
+		require.Contains(t, keys, k)
+		assert.NotEqual(t, "null", string(keys[k]), k)
+	}
+	assert.Len(t, keys, 13)
+	assert.Equal(t, "-1", string(keys["step"]))
+	assert.Equal(t, `[["A",0],["B",0]]`, string(keys["scores"]))
+}
+
+func TestSnapshot_AttachedListsTheWholeStructure(t *testing.T) {
+	tw := newTestWorld(t, 20, 20)
+	a := tw.agent(0, 5, 5)
+	b1 := tw.holds(a.t, 5, 6, "b0")
+	b2 := tw.holds(b1, 5, 7, "b1")
+	mate := tw.agent(0, 5, 8)
+	tw.link(b2, mate.t)
+	o := tw.holds(a.t, 6, 5, "b0")
+	tw.things.remove(o)
+	tw.holds(a.t, 4, 5, "b0").kind = KindObstacle
+	tw.dispenser(1, 1, "b0")
+	snap := tw.Snapshot()
+	require.Len(t, snap.Entities, 2)
+	assert.ElementsMatch(t, []protocol.Pos{{5, 6}, {5, 7}, {5, 8}, {4, 5}}, snap.Entities[0].Attached)
+	assert.ElementsMatch(t, []protocol.Pos{{5, 5}, {5, 6}, {5, 7}, {4, 5}}, snap.Entities[1].Attached)
+	require.Len(t, snap.Blocks, 2)
+	assert.ElementsMatch(t, []protocol.Pos{{5, 5}, {5, 7}, {5, 8}, {4, 5}}, snap.Blocks[0].Attached)
+	require.Len(t, snap.Obstacles, 1)
+	assert.Len(t, snap.Obstacles[0].Attached, 4)
+	raw, err := json.Marshal(snap.Dispensers)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), "attached")
+}
+
+func TestSnapshot_EventsHoldOnlyTheirOwnStep(t *testing.T) {
+	tw, e := submitScene(t)
+	tw.task("t2", 50, 1, req(0, 1, "b0"))
+	require.Equal(t, ResultSuccess, tw.do(e, ActionSubmit, "t"))
+	first := tw.Snapshot()
+	tw.skipStep()
+	second := tw.Snapshot()
+	assert.Len(t, first.Events, 1)
+	assert.Empty(t, second.Events)
+	assert.Len(t, first.Events, 1, "an earlier snapshot is not changed by later steps")
+	raw, err := json.Marshal(second.Entities[0])
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), `"events"`, "entity events are omitted when empty")
+}

@@ -1,5 +1,25 @@
 package scenario
 
+// Set-up (SCENARIO.md §6.1) takes every random draw from the world's one RNG,
+// in this order; it is the order that makes a seed a world, so changing it
+// changes every map:
+//
+//  1. Terrain: the bitmap (no draws), then the instructions in config order
+//     (maps.Generate: "cave" one Float per cell, x outer and y inner;
+//     "ragged-border" one Int(3) per edge cell, passes top, bottom, left,
+//     right; "line-border" none).
+//  2. Goal zones, grid.goals.number times: randomFreeCell() (Int(W), then
+//     Int(H)), then the radius Between(goals.size).
+//  3. Role zones: the same with grid.roleZones.
+//  4. Block types: Between(blockTypes). Roles draw nothing.
+//  5. Agents, cluster by cluster (§6.2): the size Between(clusterBounds),
+//     the scan start Int(W), Int(H), then one Int(len(remaining)) per cell
+//     of the cluster.
+//  6. Dispensers, per block type in sorted order: the count
+//     Between(dispensers), then randomFreeCell() per dispenser.
+//  7. grid.connected (reachability.go): carving draws nothing, so a
+//     connected world is the same world minus the carved obstacles.
+
 import (
 	"fmt"
 	"math/bits"

@@ -17,10 +17,15 @@ func (w *World) Prepare() error {
 	w.step++
 	w.phase = phasePrepared
 	w.logEvents = w.logEvents[:0]
-	clear(w.markers)
+	w.removeMarkers()
+	w.regulate()
+	w.topUpTasks()
 	for _, e := range w.entities {
 		w.preStep(e)
 	}
+	w.createClearEvent()
+	w.processClearEvents()
+	w.createNorm()
 	w.preparePercepts()
 	return nil
 }

@@ -24,6 +24,7 @@ type thing struct {
 	links   []int   // ids of directly attached things, ascending
 	nextAt  int     // next attachable on the same cell (only start cells hold several)
 	removed bool
+	stamp   uint64 // membership mark of the last structure computed through it
 }
 
 func (t *thing) attachable() bool { return t.kind != KindDispenser }
@@ -32,9 +33,24 @@ func (t *thing) attachable() bool { return t.kind != KindDispenser }
 // Ids are per simulation, from 1, in creation order (SCENARIO.md §2).
 type things struct {
 	g           grid
-	all         []*thing // index = id; all[0] is nil; removed things stay as tombstones
-	firstAt     []int    // per cell: id of the first attachable, 0 if none
-	dispenserAt []int    // per cell: id of the dispenser, 0 if none
+	all         []*thing               // index = id; all[0] is nil; removed things stay as tombstones
+	firstAt     []int                  // per cell: id of the first attachable, 0 if none
+	dispenserAt []int                  // per cell: id of the dispenser, 0 if none
+	dispensers  []int                  // ids of all dispensers, creation order (they are never removed)
+	stamps      uint64                 // last stamp handed out to a structure computation
+	live        [KindDispenser + 1]int // things that exist, per kind
+
+	// obstacleVersion changes whenever an obstacle appears, disappears,
+	// moves or gains or loses a link, so snapshots can reuse their list of
+	// obstacles (usually the largest part of the world) while it holds.
+	obstacleVersion uint64
+}
+
+// touch records a change to t that snapshots of obstacles must see.
+func (ts *things) touch(t *thing) {
+	if t.kind == KindObstacle {
+		ts.obstacleVersion++
+	}
 }
 
 func newThings(g grid) *things {
@@ -52,8 +68,10 @@ func (ts *things) get(id int) *thing { return ts.all[id] }
 func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 	t := &thing{id: len(ts.all), kind: kind, pos: pos, typ: typ}
 	ts.all = append(ts.all, t)
+	ts.live[kind]++
 	if kind == KindDispenser {
 		ts.dispenserAt[ts.g.index(pos)] = t.id
+		ts.dispensers = append(ts.dispensers, t.id)
 	} else {
 		ts.place(t)
 	}
@@ -63,6 +81,7 @@ func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 // place links t into its cell's chain; later arrivals go to the end, so a
 // cell lists its entities in creation order.
 func (ts *things) place(t *thing) {
+	ts.touch(t)
 	t.nextAt = 0
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == 0 {
@@ -100,18 +119,17 @@ func (ts *things) moveTo(t *thing, pos Pos) {
 	ts.place(t)
 }
 
-// remove destroys a thing and all its links.
+// remove destroys a thing and all its links; removing twice is harmless.
+// Dispensers are never removed (nothing in the game destroys them).
 func (ts *things) remove(t *thing) {
-	for _, other := range t.links {
-		ts.all[other].links = deleteID(ts.all[other].links, t.id)
+	if t.removed || t.kind == KindDispenser {
+		return
 	}
-	t.links = nil
-	if t.kind == KindDispenser {
-		ts.dispenserAt[ts.g.index(t.pos)] = 0
-	} else {
-		ts.unplace(t)
-	}
+	ts.unlinkAll(t)
+	ts.touch(t)
+	ts.unplace(t)
 	t.removed = true
+	ts.live[t.kind]--
 }
 
 // occupied reports whether a cell holds an attachable.
@@ -147,6 +165,8 @@ func (ts *things) link(a, b *thing) {
 	if !slices.Contains(a.links, b.id) {
 		a.links = insertID(a.links, b.id)
 		b.links = insertID(b.links, a.id)
+		ts.touch(a)
+		ts.touch(b)
 	}
 }
 
@@ -157,34 +177,22 @@ func (ts *things) unlink(a, b *thing) bool {
 	}
 	a.links = deleteID(a.links, b.id)
 	b.links = deleteID(b.links, a.id)
+	ts.touch(a)
+	ts.touch(b)
 	return true
 }
 
 // unlinkAll removes every link of t.
 func (ts *things) unlinkAll(t *thing) {
 	for _, other := range t.links {
-		ts.all[other].links = deleteID(ts.all[other].links, t.id)
+		o := ts.all[other]
+		o.links = deleteID(o.links, t.id)
+		ts.touch(o)
+	}
+	if len(t.links) > 0 {
+		ts.touch(t)
 	}
 	t.links = nil
-}
-
-// structure is the connected component of t in the link graph, t first,
-// then breadth-first by ascending ids. buf is reused when it has capacity.
-func (ts *things) structure(t *thing, buf []*thing) []*thing {
-	out := append(buf[:0], t)
-	if len(t.links) == 0 {
-		return out
-	}
-	seen := map[int]bool{t.id: true}
-	for i := 0; i < len(out); i++ {
-		for _, id := range out[i].links {
-			if !seen[id] {
-				seen[id] = true
-				out = append(out, ts.all[id])
-			}
-		}
-	}
-	return out
 }
 
 func insertID(ids []int, id int) []int {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -26,25 +27,33 @@ type World struct {
 	roleZones  []zone
 	goalCover  []int32 // per cell: number of goal zones covering it
 	roleCover  []int32
+	carved     []Pos // obstacles removed by grid.connected (reachability.go)
 
 	step   int
 	phase  phase
 	scores []int64 // per team, match order
 
-	tasks      []*task
-	tasksMade  int
-	norms      []*norm
-	normsMade  int
-	violations []violation
-	clears     []*clearEvent
-	markers    map[int][]string // cell index → marker types of this step
-	logEvents  []LogEvent       // "task completed" events of this step
+	tasks       []*task // creation order
+	taskByName  map[string]*task
+	norms       []*norm // creation order
+	normsMade   int
+	violations  []violation   // records of this step's regulation
+	clears      []*clearEvent // pending, creation order
+	markers     []uint8       // per cell: marker bits of this step
+	markedCells []int32       // cells with markers, to clear them cheaply
+	logEvents   []LogEvent    // "task completed" events of this step
 
-	// attachedToEntity caches, per thing id, whether its structure holds
+	// scratch holds the storage of the structures being evaluated (see
+	// structureOf and secondStructure).
+	scratch [2][]*thing
+
+	// attachedCache caches, per thing id, whether its structure holds
 	// another entity; valid between Prepare and Execute (the percept phase).
-	attachedToEntity []bool
-	stepTasks        []protocol.Task // percept form, shared by all agents of the step
-	stepNorms        []protocol.Norm
+	attachedCache []bool
+	stepTasks     []protocol.Task // percept form, shared by all agents of the step
+	stepNorms     []protocol.Norm
+
+	snap snapshotCache // see Snapshot
 }
 
 // phase is where the world is within its step.
@@ -55,12 +64,6 @@ const (
 	phasePrepared              // preparation done, waiting for actions
 )
 
-// zone is a goal or role zone (SCENARIO.md §12).
-type zone struct {
-	centre Pos
-	radius int
-}
-
 // New builds the world of a simulation in the order of SCENARIO.md §6.1.
 // After New the world is at step -1 (before the first preparation).
 func New(p Params, teams []Team) (*World, error) {
@@ -69,18 +72,19 @@ func New(p Params, teams []Team) (*World, error) {
 	}
 	g := grid{p.Grid.Width, p.Grid.Height}
 	w := &World{
-		p:         p,
-		g:         g,
-		rng:       NewRNG(p.Seed),
-		teams:     teams,
-		roles:     p.Roles,
-		things:    newThings(g),
-		byName:    make(map[string]*entity),
-		goalCover: make([]int32, g.w*g.h),
-		roleCover: make([]int32, g.w*g.h),
-		step:      -1,
-		scores:    make([]int64, len(teams)),
-		markers:   make(map[int][]string),
+		p:          p,
+		g:          g,
+		rng:        NewRNG(p.Seed),
+		teams:      teams,
+		roles:      p.Roles,
+		things:     newThings(g),
+		byName:     make(map[string]*entity),
+		goalCover:  make([]int32, g.w*g.h),
+		roleCover:  make([]int32, g.w*g.h),
+		step:       -1,
+		scores:     make([]int64, len(teams)),
+		markers:    make([]uint8, g.w*g.h),
+		taskByName: make(map[string]*task),
 	}
 	if err := w.buildTerrain(); err != nil {
 		return nil, err
@@ -97,6 +101,12 @@ func New(p Params, teams []Team) (*World, error) {
 		return nil, err
 	}
 	if err := w.placeDispensers(); err != nil {
+		return nil, err
+	}
+	if p.Grid.Connected {
+		w.carveConnections()
+	}
+	if err := w.runSetup(p.Setup); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -124,9 +134,26 @@ func checkParams(p Params, teams []Team) error {
 	if len(teams) == 0 {
 		errs = append(errs, errors.New("no teams"))
 	}
-	for _, b := range []Bounds{p.ClusterBounds, p.BlockTypes, p.Dispensers, p.Grid.Goals.Size, p.Grid.RoleZones.Size} {
-		if b.Min > b.Max {
-			errs = append(errs, fmt.Errorf("bounds [%d,%d]: min > max", b.Min, b.Max))
+	named := map[string]Bounds{
+		"clusterBounds": p.ClusterBounds, "blockTypes": p.BlockTypes, "dispensers": p.Dispensers,
+		"grid.goals.size": p.Grid.Goals.Size, "grid.roleZones.size": p.Grid.RoleZones.Size,
+		"tasks.size": p.Tasks.Size, "tasks.iterations": p.Tasks.Iterations, "tasks.maxDuration": p.Tasks.MaxDuration,
+		"events.radius": p.Events.Radius, "events.create": p.Events.Create,
+	}
+	for i, s := range p.Regulation.Subjects {
+		switch s.Name {
+		case SubjectCarry, SubjectAdopt, SubjectRoleIndividual:
+		default:
+			errs = append(errs, fmt.Errorf("regulation subject %d: unknown name %q", i, s.Name))
+		}
+		prefix := fmt.Sprintf("regulation subject %d ", i)
+		named[prefix+"announcement"] = s.Announcement
+		named[prefix+"duration"] = s.Duration
+		named[prefix+"punishment"] = s.Punishment
+	}
+	for _, key := range slices.Sorted(maps.Keys(named)) {
+		if b := named[key]; b.Min > b.Max {
+			errs = append(errs, fmt.Errorf("%s [%d,%d]: min > max", key, b.Min, b.Max))
 		}
 	}
 	if p.ClusterBounds.Min < 1 {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,4 +68,4 @@ func TestStep_RunsToDone(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return string(rune('0' + i)) }
+func itoa(i int) string { return strconv.Itoa(i) }

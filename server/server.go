@@ -52,6 +52,9 @@ type Options struct {
 	// TournamentSeed seeds the line-ups of random mode; 0 means the clock.
 	// A resumed tournament uses the seed recorded in its manifest.
 	TournamentSeed int64
+	// MinStepDuration paces the simulation so a human can watch: a step
+	// lasts at least this long. Zero: as fast as the agents answer.
+	MinStepDuration time.Duration
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
 }

@@ -59,6 +59,9 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	s.ctrl.simulationStarted(info)
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
+	if r := world.Reachability(); !r.Connected() {
+		sim.log.Warn().Str("terrain", r.String()).Msg("not every start cell, dispenser and zone is reachable (grid.connected would carve paths)")
+	}
 
 	if len(s.opts.Observers) > 0 {
 		static, initial := world.Static(info.Name), world.Snapshot()
@@ -96,6 +99,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	if err := sim.srv.ctrl.beforeStep(ctx); err != nil { // pause and single steps act here
 		return fmt.Errorf("simulation %s: %w", sim.info.Name, err)
 	}
+	began := time.Now()
 	if err := w.Prepare(); err != nil {
 		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
 	}
@@ -122,6 +126,11 @@ func (sim *simulation) step(ctx context.Context) error {
 		snap := w.Snapshot()
 		for _, o := range obs {
 			o.StepDone(sim.info, snap)
+		}
+	}
+	if pace := sim.srv.opts.MinStepDuration; pace > 0 {
+		if err := sleepCtx(ctx, pace-time.Since(began)); err != nil {
+			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step(), ErrInterrupted)
 		}
 	}
 	return nil

@@ -141,6 +141,21 @@ func (s *Server) simulationStart() time.Time {
 	return start
 }
 
+// sleepCtx sleeps for d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // waitBetweenSimulations pauses for server.waitBetweenSimulations (also
 // after the last simulation of a match, CONFIG.md §2); stop ends the wait.
 func (s *Server) waitBetweenSimulations(ctx context.Context) error {

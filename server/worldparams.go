@@ -39,6 +39,7 @@ func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.
 			Height:    m.Grid.Height,
 			Goals:     zones(m.Grid.Goals),
 			RoleZones: zones(m.Grid.RoleZones),
+			Connected: m.Grid.Connected,
 		},
 		Tasks: scenario.TaskParams{
 			Size: bounds(m.Tasks.Size), Concurrent: m.Tasks.Concurrent,
@@ -76,7 +77,40 @@ func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.
 		}
 		p.Grid.Bitmap = bm
 	}
+	if m.Setup != "" {
+		data, err := cfg.ReadFile(m.Setup)
+		if err != nil {
+			return p, fmt.Errorf("setup: %w", err)
+		}
+		if p.Setup, err = scenario.ParseSetup(m.Setup, data); err != nil {
+			return p, fmt.Errorf("setup: %w", err)
+		}
+	}
 	return p, nil
+}
+
+// CheckMatches builds every match entry's world once, before the server
+// starts, so that a broken bitmap or setup file (a bad line, an unknown
+// block type, an occupied or out-of-range cell, a duplicate task name) fails
+// at start-up with file, line and reason instead of in the middle of a
+// tournament. The trial world plays the first teamsPerMatch teams of the
+// config (the first round-robin match) with the configured seed, or seed 0.
+func CheckMatches(cfg *config.Config) error {
+	n := min(max(cfg.Server.TeamsPerMatch, 1), len(cfg.Teams))
+	teams := make([]scenario.Team, n)
+	for i, t := range cfg.Teams[:n] {
+		teams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
+	}
+	for i, m := range cfg.Match {
+		p, err := WorldParams(cfg, m, time.UnixMilli(0))
+		if err != nil {
+			return fmt.Errorf("match[%d]: %w", i, err)
+		}
+		if _, err := scenario.New(p, teams); err != nil {
+			return fmt.Errorf("match[%d]: %w", i, err)
+		}
+	}
+	return nil
 }
 
 func bounds(b config.Bounds) scenario.Bounds { return scenario.Bounds{Min: b.Min, Max: b.Max} }

@@ -19,15 +19,33 @@ import (
 	"github.com/massim-go/massim/server"
 )
 
+// defaultPace is the demo's step duration while the monitor is on: slow
+// enough to follow the agents, fast enough to see tasks completed.
+const defaultPace = 150 * time.Millisecond
+
 // runDemo plays the embedded demo config: a server on loopback and two
-// sample teams connected over real TCP, with a live progress line.
+// sample teams connected over real TCP, with a live progress line and the
+// web monitor.
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	monitorFlag := fs.String("monitor", "127.0.0.1:8000", "web monitor address (host:port or a port; a free port if taken), or off")
+	pace := fs.Duration("pace", -1, "minimum duration of a step (default 150ms with the monitor, 0 without; 0 = as fast as possible)")
+	linger := fs.Bool("linger", true, "with the monitor: keep it up after the match (for rewinding) until interrupted")
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
+	}
+	monitorAddr, monitorOn, err := parseMonitorAddr(*monitorFlag)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if *pace < 0 {
+		*pace = 0
+		if monitorOn {
+			*pace = defaultPace
+		}
 	}
 	cfg, err := config.Demo()
 	if err != nil {
@@ -46,14 +64,38 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	launch := make(chan struct{})
 	progress := newProgressLine(stdout)
+	spec, err := newSpectators(cfg, monitorOn, log)
+	if err != nil {
+		return err
+	}
+	defer spec.close()
+	var hs *httpServer
+	if monitorOn {
+		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {
+			return err
+		}
+		spec.mount(hs.Mux)
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
+		defer func() {
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
+			}
+		}()
+	}
 	srv := server.New(cfg, log, server.Options{
-		Listen: "127.0.0.1:0", Launch: launch, Observers: []server.Observer{progress},
+		Listen: "127.0.0.1:0", Launch: launch, Observers: append([]server.Observer{progress}, spec.observers...),
+		MinStepDuration: *pace,
 	})
 	if err := srv.Listen(); err != nil {
 		return err
 	}
 	addr := srv.Addr().(*net.TCPAddr)
 	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, teamNames(cfg))
+	if hs != nil {
+		fmt.Fprintf(stdout, "monitor: %s  (open it in a browser; -monitor off to disable)\n", hs.URL())
+	}
 
 	agentsCtx, stopAgents := context.WithCancel(ctx)
 	defer stopAgents()
@@ -93,6 +135,10 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	printSummary(stdout, summary)
 	if errors.Is(runErr, server.ErrInterrupted) {
 		return &exitError{code: 3, err: runErr}
+	}
+	if runErr == nil && hs != nil && *linger {
+		fmt.Fprintf(stdout, "match over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", hs.URL())
+		<-ctx.Done()
 	}
 	return runErr
 }

@@ -7,97 +7,85 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
 )
 
-// defaultMonitorPort is REF's monitor port when -monitor has no number.
-const defaultMonitorPort = "8000"
-
-// httpServer is the one HTTP server of a process, on the monitor port
-// (CONFIG.md §11). Every feature mounts its routes on the same mux: the
-// admin API under /admin/, the live monitor and replays on the others.
+// httpServer is the one HTTP server on the monitor port. Whoever needs a
+// route mounts it on Mux before Serve: the monitor (/, /live/..., /replays/)
+// and the admin API (/admin/).
 type httpServer struct {
-	srv  *http.Server
-	addr net.Addr
-	done chan error
+	Mux *http.ServeMux
+	ln  net.Listener
+	log zerolog.Logger
 }
 
-// startHTTPServer serves mux on addr until ctx ends or Close is called.
-func startHTTPServer(ctx context.Context, addr string, mux *http.ServeMux, log zerolog.Logger) (*httpServer, error) {
-	lc := net.ListenConfig{}
-	l, err := lc.Listen(ctx, "tcp", addr)
+// parseMonitorAddr reads a -monitor value: "off" or "" (disabled), a port
+// ("8000" → ":8000", every interface, like the official server) or host:port.
+func parseMonitorAddr(v string) (addr string, on bool, err error) {
+	switch v {
+	case "", "off", "false", "no":
+		return "", false, nil
+	}
+	if p, err := strconv.Atoi(v); err == nil {
+		if p < 0 || p > 65535 {
+			return "", false, fmt.Errorf("-monitor %q: port out of range", v)
+		}
+		return ":" + v, true, nil
+	}
+	if _, _, err := net.SplitHostPort(v); err != nil {
+		return "", false, fmt.Errorf("-monitor %q: want off, a port or host:port", v)
+	}
+	return v, true, nil
+}
+
+// listenHTTP opens addr; with fallback, a taken port is replaced by a free
+// one on the same host (the demo must start even when 8000 is in use).
+func listenHTTP(addr string, fallback bool, log zerolog.Logger) (*httpServer, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && fallback && errors.Is(err, syscall.EADDRINUSE) {
+		host, _, _ := net.SplitHostPort(addr)
+		log.Info().Str("addr", addr).Msg("monitor port taken, using a free one")
+		ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
+	}
 	if err != nil {
-		return nil, fmt.Errorf("monitor port: %w", err)
+		return nil, fmt.Errorf("monitor: listen on %s: %w", addr, err)
 	}
-	h := &httpServer{
-		srv:  &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second},
-		addr: l.Addr(),
-		done: make(chan error, 1),
+	return &httpServer{Mux: http.NewServeMux(), ln: ln, log: log}, nil
+}
+
+// URL is where a browser on this machine finds the server.
+func (h *httpServer) URL() string {
+	a := h.ln.Addr().(*net.TCPAddr)
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "localhost"
 	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port)) + "/"
+}
+
+// Serve runs the server in the background until ctx ends; the returned
+// channel yields the serve error (nil after a clean shutdown) once stopped.
+func (h *httpServer) Serve(ctx context.Context) <-chan error {
+	srv := &http.Server{Handler: h.Mux, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
 	go func() {
-		err := h.srv.Serve(l)
+		err := srv.Serve(h.ln)
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}
-		h.done <- err
+		done <- err
 	}()
 	go func() {
 		<-ctx.Done()
-		_ = h.Close() // the error is reported to the caller of Close
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdown); err != nil {
+			h.log.Debug().Err(err).Msg("monitor: shutdown")
+		}
 	}()
-	log.Info().Str("addr", h.addr.String()).Msg("HTTP server on the monitor port")
-	return h, nil
-}
-
-// Close shuts the server down, giving open requests a moment to finish.
-func (h *httpServer) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	err := h.srv.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = h.srv.Close()
-	}
-	if err != nil {
-		return fmt.Errorf("stop the HTTP server: %w", err)
-	}
-	return nil
-}
-
-// monitorListenAddr turns the -monitor value into a listen address: a port
-// number ("8000" → ":8000") or a host:port address as it is.
-func monitorListenAddr(v string) (string, error) {
-	if _, err := strconv.ParseUint(v, 10, 16); err == nil {
-		return ":" + v, nil
-	}
-	if _, port, err := net.SplitHostPort(v); err == nil {
-		if _, err := strconv.ParseUint(port, 10, 16); err == nil {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("-monitor %q: want a port number or host:port", v)
-}
-
-// withMonitorDefault makes REF's valueless "--monitor" / "-m" (CONFIG.md
-// §11) mean port 8000: the Go flag package needs the value spelt out.
-func withMonitorDefault(args []string) []string {
-	out := make([]string, 0, len(args)+1)
-	for i, a := range args {
-		out = append(out, a)
-		if a == "--" {
-			return append(out, args[i+1:]...)
-		}
-		switch strings.TrimLeft(a, "-") {
-		case "monitor", "m":
-			if !strings.HasPrefix(a, "-") {
-				continue
-			}
-			if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
-				out = append(out, defaultMonitorPort)
-			}
-		}
-	}
-	return out
+	return done
 }

@@ -5,6 +5,8 @@
 //	massim match -conf FILE -teams A,B -out DIR   play one match (one job of a split tournament)
 //	massim standings DIR...        merge the standings of tournament or match folders
 //	massim agents -team A ...      connect sample agents to a server
+//	massim map -conf FILE -o F.png render a simulation's initial world
+//	massim replay DIR              view replays in the browser
 //
 // Run "massim help" for every subcommand and its flags.
 package main
@@ -38,7 +40,10 @@ func commands() []command {
 		{"match", "play one match of a config's teams into a folder", runMatch},
 		{"standings", "merge and print the standings of tournament or match folders", runStandings},
 		{"agents", "connect sample agents to a server", runAgents},
+		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
+		{"replay", "view replay folders in the browser", runReplay},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
+		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 func TestDemo_PlaysTheEmbeddedMatchAndExitsZero(t *testing.T) {
 	t.Chdir(t.TempDir()) // the demo config writes its result file relative to the working directory
 	var out, errOut bytes.Buffer
-	code := run([]string{"demo"}, &out, &errOut)
+	code := run([]string{"demo", "-monitor", "off"}, &out, &errOut)
 	require.Equal(t, 0, code, "stderr: %s", errOut.String())
 	assert.Contains(t, out.String(), "step  200/200")
 	assert.Contains(t, out.String(), "_A_B:")

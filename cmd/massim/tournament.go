@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -34,9 +33,9 @@ type tournamentFlags struct {
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.conf, "conf", "", "config file (the official MASSim JSON format)")
 	fs.StringVar(&f.confString, "confString", "", "config given inline as JSON")
-	monitorHelp := "serve the HTTP monitor port (admin API under /admin/) on PORT or HOST:PORT; alone: " + defaultMonitorPort
-	fs.StringVar(&f.monitor, "monitor", "", monitorHelp)
-	fs.StringVar(&f.monitor, "m", "", "short for -monitor")
+	monitorHelp := "web monitor and admin API (/admin/) on a port (8000), host:port, or off; alone: " + defaultMonitorPort
+	fs.StringVar(&f.monitor, "monitor", "off", monitorHelp)
+	fs.StringVar(&f.monitor, "m", "off", "short for -monitor")
 	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
 	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
 		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
@@ -54,6 +53,9 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 		cfg, err = config.Parse("-confString", []byte(f.confString))
 	default:
 		return nil, errors.New("need -conf FILE (or -confString JSON)")
+	}
+	if err == nil {
+		err = server.CheckMatches(cfg)
 	}
 	if err != nil {
 		return nil, err
@@ -79,36 +81,47 @@ func intoFolder(cfg *config.Config, opts *server.Options, dir string) {
 }
 
 // playTournament runs a prepared server with the console on stdin, the
-// HTTP monitor port when asked for, and signal handling; then prints the
-// summary and the standings.
+// spectators (replays; with -monitor the live monitor and the admin API on
+// the monitor port) and signal handling; then prints the summary and the
+// standings.
 func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options, log zerolog.Logger, stdout io.Writer) error {
+	monitorAddr, monitorOn, err := parseMonitorAddr(f.monitor)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if opts.Console == nil {
 		opts.Console, opts.ConsoleOut = os.Stdin, stdout
 	}
 	opts.WaitForAgents = f.waitAgents
+	spec, err := newSpectators(cfg, monitorOn, log)
+	if err != nil {
+		return err
+	}
+	defer spec.close()
+	opts.Observers = append(opts.Observers, spec.observers...)
 	srv := server.New(cfg, log, opts)
-	if f.monitor != "" {
-		addr, err := monitorListenAddr(f.monitor)
+	if monitorOn {
+		hs, err := listenHTTP(monitorAddr, false, log)
 		if err != nil {
-			return &exitError{code: 2, err: err}
+			return err
 		}
-		mux := http.NewServeMux()
+		spec.mount(hs.Mux)
 		token, source := admin.Token(cfg.Server.AdminToken, os.Getenv)
 		if source != "" {
 			log.Info().Str("tokenFrom", source).Msg("admin API enabled under /admin/")
 		}
-		mux.Handle("/admin/", admin.New(srv.Control(), token, log))
-		httpSrv, err := startHTTPServer(ctx, addr, mux, log)
-		if err != nil {
-			return err
-		}
+		admin.Mount(hs.Mux, admin.New(srv.Control(), token, log))
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
 		defer func() {
-			if err := httpSrv.Close(); err != nil {
-				log.Warn().Err(err).Msg("HTTP server")
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
 			}
 		}()
+		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
 	}
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
@@ -141,6 +154,28 @@ func printSummary(w io.Writer, s server.Summary) {
 			fmt.Fprintf(w, "results: %s\n", m.ResultFile)
 		}
 	}
+}
+
+// defaultMonitorPort is REF's monitor port when --monitor has no value.
+const defaultMonitorPort = "8000"
+
+// withMonitorDefault makes REF's valueless "--monitor" / "-m" (CONFIG.md
+// §11) mean port 8000: the Go flag package needs the value spelt out.
+func withMonitorDefault(args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i, a := range args {
+		out = append(out, a)
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if a != "-m" && a != "--m" && a != "-monitor" && a != "--monitor" {
+			continue
+		}
+		if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
+			out = append(out, defaultMonitorPort)
+		}
+	}
+	return out
 }
 
 // splitTeams parses "A,B" into team names.

@@ -214,13 +214,6 @@ func TestMonitorFlag_REFSpellings(t *testing.T) {
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, withMonitorDefault(tc.args), "%v", tc.args)
 	}
-	for in, want := range map[string]string{"8000": ":8000", "127.0.0.1:8001": "127.0.0.1:8001", ":0": ":0"} {
-		got, err := monitorListenAddr(in)
-		require.NoError(t, err)
-		assert.Equal(t, want, got)
-	}
-	_, err := monitorListenAddr("eighty")
-	assert.Error(t, err)
 }
 
 func TestServe_AdminAPIOnTheMonitorPort(t *testing.T) {

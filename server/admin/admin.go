@@ -57,6 +57,14 @@ func New(c Controls, token string, log zerolog.Logger) http.Handler {
 	return a.authenticated(mux)
 }
 
+// Mount registers h (from New) for every /admin/ path on mux. It uses
+// method patterns, GET and POST, so that it can share a mux with the
+// monitor's "GET /" (a method-less "/admin/" would conflict with it).
+func Mount(mux *http.ServeMux, h http.Handler) {
+	mux.Handle("GET /admin/", h)
+	mux.Handle("POST /admin/", h)
+}
+
 type api struct {
 	c        Controls
 	tokenSum [32]byte

@@ -147,3 +147,15 @@ func TestToken_EnvironmentWinsOverConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestMount_SharesAMuxWithTheMonitorsRootRoute(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	c := &fakeControls{}
+	Mount(mux, New(c, token, zerolog.Nop()))
+	assert.Equal(t, http.StatusTeapot, serve(mux, http.MethodGet, "/", "").Code)
+	assert.Equal(t, http.StatusUnauthorized, serve(mux, http.MethodPost, "/admin/stop", "").Code)
+	assert.Equal(t, http.StatusOK, serve(mux, http.MethodPost, "/admin/stop", "Bearer "+token).Code)
+	assert.Equal(t, http.StatusOK, serve(mux, http.MethodGet, "/admin/status", "Bearer "+token).Code)
+	assert.Equal(t, []string{"stop"}, c.calls)
+}

@@ -1,7 +1,7 @@
 // Package admin is the HTTP admin API of a running tournament: the console
 // controls (pause, continue, step, stop) and the tournament status as JSON,
 // for organisers and the buttons of the monitor page. It is an http.Handler
-// mounted under /admin/ on the monitor port.
+// (New) mounted under /admin/ on the monitor port's mux (Mount).
 //
 // Every request needs "Authorization: Bearer <token>" with the admin token
 // (server.adminToken in the config, or MASSIM_ADMIN_TOKEN); without it the

@@ -1,0 +1,31 @@
+package replays
+
+import (
+	"strconv"
+	"time"
+)
+
+// StaticFile is the name of the static world file of a replay folder.
+const StaticFile = "static.json"
+
+// GroupSize is the number of steps per group file.
+const GroupSize = 5
+
+// GroupOf is the first step of the group file holding step: 5·⌊step/5⌋ for
+// step ≥ 0, and 0 for the initial snapshot -1 (REPLAY.md §1.1).
+func GroupOf(step int) int {
+	if step <= 0 {
+		return 0
+	}
+	return step / GroupSize * GroupSize
+}
+
+// GroupFile is the file name of the group starting at group.
+func GroupFile(group int) string { return strconv.Itoa(group) + ".json" }
+
+// FolderName is the folder of a simulation inside the replay path:
+// <matchStart yyyy-MM-dd-HH-mm-ss>-<simName> (REPLAY.md §1), in local time
+// like the official server.
+func FolderName(matchStart time.Time, sim string) string {
+	return matchStart.Format("2006-01-02-15-04-05") + "-" + sim
+}

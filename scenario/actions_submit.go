@@ -1,0 +1,50 @@
+package scenario
+
+// request is §8.9: a new, unattached block on a free dispenser cell.
+func (w *World) request(e *entity, params []string) string {
+	d, ok := dirParam(params, 0)
+	if !ok {
+		return ResultFailedParameter
+	}
+	cell := w.neighbour(e.t, d)
+	disp := w.things.dispenser(cell)
+	if disp == nil {
+		return ResultFailedTarget
+	}
+	if w.things.occupied(cell) {
+		return ResultFailedBlocked
+	}
+	w.things.add(KindBlock, cell, disp.typ)
+	return ResultSuccess
+}
+
+// submit is §8.10: the requirement blocks, in the agent's own frame and held
+// through its structure, are consumed for the task's reward.
+func (w *World) submit(e *entity, params []string) string {
+	name, _ := param(params, 0)
+	t := w.taskByName[name]
+	if t == nil || !t.active(w.step) {
+		return ResultFailedTarget
+	}
+	if w.goalCover[w.g.index(e.t.pos)] == 0 {
+		return ResultFailed
+	}
+	s := w.structureOf(e.t)
+	var fixed [8]*thing
+	blocks := fixed[:0]
+	for _, r := range t.reqs {
+		b := w.things.unique(w.g.wrap(e.t.pos.Add(r.pos)))
+		if b == nil || b.kind != KindBlock || b.typ != r.typ || !s.has(b) {
+			return ResultFailed
+		}
+		blocks = append(blocks, b)
+	}
+	for _, b := range blocks {
+		w.things.remove(b)
+	}
+	w.scores[e.team] += int64(t.reward())
+	t.completions++
+	w.moveGoalZone(e.t.pos)
+	w.logEvents = append(w.logEvents, LogEvent{Type: "task completed", Task: t.name, Team: w.teams[e.team].Name})
+	return ResultSuccess
+}

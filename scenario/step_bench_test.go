@@ -1,0 +1,115 @@
+package scenario
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/massim-go/massim/maps"
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario/scenariotest"
+)
+
+// benchParams is contest-like on a large map: 3 teams × 50 agents, 150×150.
+func benchParams() Params {
+	p := busyParams(7, 1<<30)
+	p.TeamSize = 50
+	p.Grid.Width, p.Grid.Height = 150, 150
+	p.Grid.Instructions = []maps.Instruction{{Name: "cave", Args: []float64{0.55, 2, 5, 4}}}
+	p.Grid.Goals.Number, p.Grid.RoleZones.Number = 12, 10
+	p.Dispensers = Bounds{10, 20}
+	p.AttachLimit = 10
+	p.MaxEnergy, p.RefreshEnergy, p.DeactivatedDuration = 100, 50, 10
+	p.Tasks.Concurrent = 6
+	return p
+}
+
+// BenchmarkStep measures one world step (preparation, every agent's percept
+// as Go values, action phase) with random actions. The players' choices are
+// not timed. Reported per agent-step: ns and allocations.
+func BenchmarkStep(b *testing.B) {
+	w, err := New(benchParams(), busyTeams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := players(w, 7)
+	agents := w.Agents()
+	percepts := make([]protocol.StepPercept, len(agents))
+	actions := make(map[string]Action, len(agents))
+	// Let the world fill up (attachments, tasks, norms) before measuring.
+	for range 100 {
+		step(b, w, agents, percepts, actions, ps)
+	}
+	var mallocs uint64
+	var ms runtime.MemStats
+	timed := func(f func()) {
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		b.StartTimer()
+		f()
+		b.StopTimer()
+		runtime.ReadMemStats(&ms)
+		mallocs += ms.Mallocs - before
+	}
+	b.ResetTimer()
+	b.StopTimer()
+	for range b.N {
+		timed(func() {
+			if err := w.Prepare(); err != nil {
+				b.Fatal(err)
+			}
+			for i, a := range agents {
+				percepts[i], _ = w.Percept(a)
+			}
+		})
+		for i, a := range agents {
+			name, params := ps[a].Act(&percepts[i])
+			actions[a] = Action{Name: name, Params: params}
+		}
+		timed(func() {
+			if err := w.Execute(actions); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	n := float64(b.N * len(agents))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/agent-step")
+	b.ReportMetric(float64(mallocs)/n, "allocs/agent-step")
+}
+
+func step(b *testing.B, w *World, agents []string, percepts []protocol.StepPercept, actions map[string]Action, ps map[string]*scenariotest.Player) {
+	if err := w.Prepare(); err != nil {
+		b.Fatal(err)
+	}
+	for i, a := range agents {
+		percepts[i], _ = w.Percept(a)
+		name, params := ps[a].Act(&percepts[i])
+		actions[a] = Action{Name: name, Params: params}
+	}
+	if err := w.Execute(actions); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkSnapshot measures the snapshot taken after every step (not
+// encoded); the steps themselves are not timed.
+func BenchmarkSnapshot(b *testing.B) {
+	w, err := New(benchParams(), busyTeams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := players(w, 7)
+	agents := w.Agents()
+	percepts := make([]protocol.StepPercept, len(agents))
+	actions := make(map[string]Action, len(agents))
+	for range 100 {
+		step(b, w, agents, percepts, actions, ps)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		step(b, w, agents, percepts, actions, ps)
+		b.StartTimer()
+		_ = w.Snapshot()
+	}
+}

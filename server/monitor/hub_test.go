@@ -1,0 +1,292 @@
+package monitor_test
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/server/monitor"
+)
+
+// testSim is a simulation fed to the hub by hand.
+var testSim = server.SimInfo{Name: "946728000000_A_B", Teams: []string{"A", "B"}, Steps: 100000}
+
+var testStatic = scenario.Static{Sim: testSim.Name, Width: 100, Height: 100, Teams: []string{"A", "B"},
+	BlockTypes: []string{"b0"}, MaxEnergy: 100, Steps: testSim.Steps}
+
+// testSnapshot is a snapshot with two agents and `obstacles` obstacles (to
+// make frames as large as a test needs).
+func testSnapshot(step, obstacles int) *scenario.Snapshot {
+	s := &scenario.Snapshot{Step: step,
+		Entities: []scenario.EntitySnapshot{
+			{ID: 1, Name: "agentA1", Team: "A", Pos: protocol.Pos{1, 1}, Role: "default", Energy: 100, Vision: 5,
+				Action: "move", ActionParams: []string{"n"}, ActionResult: "success"},
+			{ID: 2, Name: "agentB1", Team: "B", Pos: protocol.Pos{5, 5}, Role: "default", Energy: 90, Vision: 5,
+				Action: "no_action", ActionParams: []string{}, ActionResult: "success"},
+		},
+		Blocks: []scenario.BlockSnapshot{}, Dispensers: []scenario.DispenserSnapshot{},
+		GoalZones: []scenario.ZoneSnapshot{}, RoleZones: []scenario.ZoneSnapshot{}, Clear: []scenario.ZoneSnapshot{},
+		Tasks: []scenario.TaskSnapshot{}, Norms: []scenario.NormSnapshot{}, Violations: []scenario.ViolationSnapshot{},
+		Scores: []scenario.TeamScore{{Team: "A", Score: int64(step)}, {Team: "B"}}, Events: []scenario.LogEvent{}}
+	for i := range obstacles {
+		s.Obstacles = append(s.Obstacles, scenario.ObstacleSnapshot{ID: 100 + i, Pos: protocol.Pos{i % 100, i / 100 % 100}})
+	}
+	if s.Obstacles == nil {
+		s.Obstacles = []scenario.ObstacleSnapshot{}
+	}
+	return s
+}
+
+func startHub(t *testing.T, opts monitor.Options) (*monitor.Hub, *httptest.Server) {
+	t.Helper()
+	hub := monitor.NewHub(opts)
+	mux := http.NewServeMux()
+	monitor.Mount(mux, monitor.Routes{Hub: hub})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		hub.Close()
+		ts.Close()
+	})
+	return hub, ts
+}
+
+func dialFeed(t *testing.T, ts *httptest.Server, path string) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+path, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// readDoc reads one frame as a generic JSON object.
+func readDoc(t *testing.T, c *websocket.Conn) map[string]json.RawMessage {
+	t.Helper()
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(10*time.Second)))
+	_, data, err := c.ReadMessage()
+	require.NoError(t, err)
+	var doc map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &doc))
+	return doc
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestHub_NewViewerGetsLatestStaticThenLatestSnapshot(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	for s := range 3 {
+		hub.StepDone(testSim, testSnapshot(s, 0))
+	}
+	// Wait until the hub has seen step 2: a first viewer receives it.
+	first := dialFeed(t, ts, "/live/monitor")
+	for string(readDoc(t, first)["step"]) != "2" {
+	}
+
+	c := dialFeed(t, ts, "/live/monitor")
+	static := readDoc(t, c)
+	assert.Contains(t, static, "grid", "first the static world")
+	assert.JSONEq(t, `"946728000000_A_B"`, string(static["sim"]))
+	assert.Equal(t, "2", string(readDoc(t, c)["step"]), "then the newest snapshot")
+	hub.StepDone(testSim, testSnapshot(3, 0))
+	assert.Equal(t, "3", string(readDoc(t, c)["step"]), "then every new snapshot")
+
+	// Kept across simulations: after the end a newcomer still gets both.
+	hub.SimulationEnded(testSim, server.SimResult{})
+	late := dialFeed(t, ts, "/live/monitor")
+	assert.Contains(t, readDoc(t, late), "grid")
+	assert.Equal(t, "3", string(readDoc(t, late)["step"]))
+}
+
+func TestHub_ViewerThatNeverReadsIsDroppedAndOthersContinue(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{ViewerQueue: 4, MaxLag: 8, FrameInterval: -1})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	stuck := dialFeed(t, ts, "/live/monitor") // never reads
+	reader := dialFeed(t, ts, "/live/monitor")
+	require.Contains(t, readDoc(t, reader), "grid")
+	require.Equal(t, "-1", string(readDoc(t, reader)["step"]))
+	waitUntil(t, "both viewers joined", func() bool { return hub.Viewers() == 2 })
+
+	// Large frames fill the stuck viewer's socket buffers quickly; the
+	// reader gets every step, so the hub is never behind.
+	step := 0
+	for ; hub.Viewers() == 2; step++ {
+		require.Less(t, step, 5000, "the stuck viewer was never dropped")
+		hub.StepDone(testSim, testSnapshot(step, 6000))
+		require.Equal(t, jsonInt(step), string(readDoc(t, reader)["step"]))
+	}
+	for end := step + 5; step < end; step++ {
+		hub.StepDone(testSim, testSnapshot(step, 10))
+		require.Equal(t, jsonInt(step), string(readDoc(t, reader)["step"]), "the others' broadcast continues")
+	}
+	assert.Equal(t, 1, hub.Viewers())
+	_ = stuck
+}
+
+func jsonInt(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+func TestHub_StatusFeedHidesGameActionsAndShowsTheRest(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	c := dialFeed(t, ts, "/live/status")
+	waitUntil(t, "the viewer joined", func() bool { return hub.Viewers() == 1 })
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	hub.StepDone(testSim, testSnapshot(0, 0))
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(10*time.Second)))
+	_, data, err := c.ReadMessage()
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"sim":"946728000000_A_B","steps":100000,"step":0,"entities":[
+		{"name":"agentA1","team":"A","action":"HIDDEN","actionResult":"success"},
+		{"name":"agentB1","team":"B","action":"no_action","actionResult":"success"}]}`, string(data),
+		"nothing at set-up, then one message per step (REPLAY.md §5.2)")
+}
+
+func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 50))
+	for s := range 12 {
+		hub.StepDone(testSim, testSnapshot(s, 50))
+	}
+	waitUntil(t, "the hub recorded step 11", func() bool {
+		var idx struct{ Last int }
+		getJSON(t, ts.URL+"/live/history/index.json", &idx)
+		return idx.Last == 11
+	})
+	var idx map[string]any
+	getJSON(t, ts.URL+"/live/history/index.json", &idx)
+	assert.Equal(t, map[string]any{"sim": testSim.Name, "teams": []any{"A", "B"}, "steps": 100000.0, "last": 11.0, "finished": false}, idx)
+
+	var static map[string]any
+	getJSON(t, ts.URL+"/live/history/static.json", &static)
+	assert.Contains(t, static, "grid")
+
+	seen := map[int]bool{}
+	for _, g := range []int{0, 5, 10} {
+		var group map[string]struct{ Step int }
+		getJSON(t, ts.URL+"/live/history/"+jsonInt(g)+".json?sim="+testSim.Name, &group)
+		for k, snap := range group {
+			assert.Equal(t, k, jsonInt(snap.Step))
+			seen[snap.Step] = true
+		}
+	}
+	for s := -1; s <= 11; s++ {
+		assert.True(t, seen[s], "step %d in the history", s)
+	}
+	resp, err := http.Get(ts.URL + "/live/history/0.json?sim=another")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "a group of another simulation")
+
+	var scores struct {
+		Steps  []int
+		Scores [][]int64
+	}
+	getJSON(t, ts.URL+"/live/history/scores.json", &scores)
+	require.Len(t, scores.Steps, 13)
+	assert.Equal(t, []int64{11, 0}, scores.Scores[12])
+}
+
+func TestHistory_CompleteGroupsAreSentGzipped(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 500))
+	for s := range 6 {
+		hub.StepDone(testSim, testSnapshot(s, 500))
+	}
+	waitUntil(t, "group 0 is complete", func() bool {
+		var idx struct{ Last int }
+		getJSON(t, ts.URL+"/live/history/index.json", &idx)
+		return idx.Last == 5
+	})
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/live/history/0.json", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+	zr, err := gzip.NewReader(resp.Body)
+	require.NoError(t, err)
+	gzipped, err := io.ReadAll(zr)
+	require.NoError(t, err)
+
+	plain, err := http.DefaultTransport.RoundTrip(mustRequest(t, ts.URL+"/live/history/0.json"))
+	require.NoError(t, err)
+	defer plain.Body.Close()
+	assert.Empty(t, plain.Header.Get("Content-Encoding"))
+	body, err := io.ReadAll(plain.Body)
+	require.NoError(t, err)
+	assert.Equal(t, gzipped, body)
+	var group map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(body, &group))
+	assert.Len(t, group, 6)
+}
+
+func mustRequest(t *testing.T, url string) *http.Request {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	require.NoError(t, err)
+	return req
+}
+
+func getJSON(t *testing.T, url string, out any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, url)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(out))
+}
+
+func TestMount_ServesTheEmbeddedPage(t *testing.T) {
+	_, ts := startHub(t, monitor.Options{})
+	for path, want := range map[string]string{
+		"/": "<canvas id=\"map\">", "/status.html": "startStatusPage", "/js/main.js": "LiveFeed", "/info.json": `"live":true`,
+	} {
+		resp, err := http.Get(ts.URL + path)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Contains(t, string(body), want, path)
+	}
+}
+
+func TestHub_FastMatchIsCoalescedLiveButTheHistoryKeepsEveryStep(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{FrameInterval: time.Hour})
+	c := dialFeed(t, ts, "/live/monitor")
+	waitUntil(t, "the viewer joined", func() bool { return hub.Viewers() == 1 })
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	assert.Contains(t, readDoc(t, c), "grid")
+	assert.Equal(t, "-1", string(readDoc(t, c)["step"]), "the initial snapshot goes out with the static world")
+	for s := range 10 {
+		hub.StepDone(testSim, testSnapshot(s, 0))
+	}
+	// Steps 0–9 came within one frame interval: the end flushes the newest.
+	hub.SimulationEnded(testSim, server.SimResult{})
+	assert.Equal(t, "9", string(readDoc(t, c)["step"]))
+	waitUntil(t, "the history has step 9", func() bool { return historyLast(ts.URL) == 9 })
+	var scores struct{ Steps []int }
+	getJSON(t, ts.URL+"/live/history/scores.json", &scores)
+	assert.Equal(t, []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, scores.Steps)
+}

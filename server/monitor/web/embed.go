@@ -1,0 +1,11 @@
+// Package web holds the monitor page: plain HTML, CSS and JavaScript
+// modules embedded into the binary, no build step.
+package web
+
+import "embed"
+
+// FS is the page: index.html (map, timeline, panels), status.html (the
+// status feed as a table) and their modules and styles.
+//
+//go:embed index.html status.html style.css favicon.svg js/*.js
+var FS embed.FS

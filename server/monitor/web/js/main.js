@@ -1,0 +1,346 @@
+// The monitor page: live (websocket + history) or a replay, one timeline.
+// State lives in `app`; everything is redrawn on the next animation frame
+// after a change. window.massim exposes the render state for tests.
+
+import { MapView } from './map.js';
+import { ScoreChart } from './chart.js';
+import { renderPanel, el } from './panel.js';
+import { renderStatus } from './status.js';
+import { LiveFeed } from './live.js';
+import { Store, getJSON } from './store.js';
+
+const $ = id => document.getElementById(id);
+
+const app = {
+  mode: 'loading', // live | replay | library
+  store: null,
+  step: null, // the step shown (null: none yet)
+  live: true, // live mode: follow the newest step
+  playing: false,
+  speed: 5, // steps per second
+  selected: null, // agent name
+  follow: false,
+  view: 'map', // map | status
+  shown: null, // the snapshot on screen
+  state: 'connecting',
+  dirty: true,
+};
+
+const map = new MapView($('map'), {
+  onSelect: name => select(name),
+  onHover: text => ($('hover').textContent = text),
+  onUserMove: kind => {
+    if (kind === 'pan' && app.follow) setFollow(false);
+    redraw();
+  },
+});
+const chart = new ScoreChart($('chart'), s => seek(s));
+
+function redraw() {
+  app.dirty = true;
+}
+
+// ---- modes ----------------------------------------------------------------
+
+async function start() {
+  const params = new URLSearchParams(location.search);
+  const info = await getJSON('info.json').catch(() => ({ live: true, replays: false }));
+  $('lnk-replays').hidden = !(info.live && info.replays);
+  if (params.has('replay')) return openReplay(params.get('replay'), hashStep());
+  if (params.has('library') || !info.live) {
+    const list = await getJSON('replays/index.json');
+    if (list.length === 1 && !params.has('library')) {
+      history.replaceState(null, '', `?replay=${encodeURIComponent(list[0].id)}${location.hash}`);
+      return openReplay(list[0].id, hashStep());
+    }
+    return showLibrary(list);
+  }
+  openLive(hashStep());
+}
+
+function openLive(step) {
+  app.mode = 'live';
+  $('t-live').hidden = false;
+  if (step !== null) {
+    app.live = false;
+    app.step = step;
+  }
+  const feed = new LiveFeed(
+    () => {
+      if (feed.store !== app.store) setStore(feed.store);
+      if (app.live) app.step = app.store.last;
+      redraw();
+    },
+    state => setState(state),
+  );
+}
+
+async function openReplay(id, step) {
+  app.mode = 'replay';
+  app.live = false;
+  $('t-live').hidden = true;
+  const store = new Store(`replays/${encodeURIComponent(id)}/`, redraw);
+  try {
+    await store.load();
+  } catch (e) {
+    setState('error');
+    $('sim-name').textContent = `replay ${id}: ${e.message}`;
+    return;
+  }
+  setStore(store);
+  setState('replay');
+  seek(step ?? -1);
+}
+
+function showLibrary(list) {
+  app.mode = 'library';
+  setState('replays');
+  const box = $('library');
+  box.hidden = false;
+  box.replaceChildren(el('h2', '', list.length ? 'Replays' : 'No replay found'));
+  for (const r of list) {
+    const a = el('a', 'lib-item');
+    a.href = `?replay=${encodeURIComponent(r.id)}`;
+    a.append(el('b', '', r.teams.join(' vs ')), el('div', 'small', `${r.id} · ${r.steps} steps · ${r.width}×${r.height}`));
+    box.append(a);
+  }
+}
+
+function setStore(store) {
+  const sameSim = app.store && app.store.sim === store.sim;
+  app.store = store;
+  $('sim-name').textContent = store.sim;
+  map.setStatic(store.static, store.teams, store.blockTypes);
+  if (!sameSim) app.shown = null;
+  if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
+  redraw();
+}
+
+function setState(state) {
+  app.state = state;
+  const b = $('conn');
+  b.textContent = state;
+  b.className = `badge ${state}`;
+}
+
+// ---- timeline ---------------------------------------------------------------
+
+function lastStep() {
+  return app.store ? app.store.last : -1;
+}
+
+function seek(step) {
+  if (!app.store) return;
+  const last = lastStep();
+  app.step = Math.max(-1, Math.min(last, Math.round(step)));
+  app.live = app.mode === 'live' && app.step >= last;
+  redraw();
+}
+
+function goLive() {
+  if (app.mode !== 'live') return seek(lastStep());
+  app.live = true;
+  app.step = lastStep();
+  redraw();
+}
+
+function setPlaying(on) {
+  app.playing = on;
+  playClock = null;
+  redraw();
+}
+
+let playClock = null;
+let playDebt = 0;
+
+function advance(now) {
+  if (!app.playing || !app.store || app.live) {
+    playClock = null;
+    return;
+  }
+  if (playClock === null) {
+    playClock = now;
+    playDebt = 0;
+  }
+  playDebt += ((now - playClock) / 1000) * app.speed;
+  playClock = now;
+  for (let i = 1; i <= 10; i++) app.store.prefetch(app.step + i * 5);
+  while (playDebt >= 1) {
+    const next = app.step + 1;
+    if (next > lastStep()) {
+      if (app.mode === 'live') app.live = true;
+      else setPlaying(false);
+      playDebt = 0;
+      break;
+    }
+    if (!app.store.get(next)) {
+      playDebt = Math.min(playDebt, 1); // wait for the group to arrive
+      break;
+    }
+    app.step = next;
+    playDebt -= 1;
+    redraw();
+  }
+}
+
+function hashStep() {
+  const m = /^#(-?\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : null;
+}
+
+let urlStep = undefined;
+let urlTime = 0;
+function updateURL(now) {
+  const want = app.live ? null : app.step;
+  if (want === urlStep || now - urlTime < 300) return;
+  urlStep = want;
+  urlTime = now;
+  history.replaceState(null, '', location.pathname + location.search + (want === null ? '' : `#${want}`));
+}
+
+// ---- selection ----------------------------------------------------------------
+
+function select(name) {
+  app.selected = name;
+  $('btn-follow').disabled = !name;
+  if (!name) setFollow(false);
+  redraw();
+}
+
+function setFollow(on) {
+  app.follow = on && !!app.selected;
+  $('btn-follow').classList.toggle('on', app.follow);
+  redraw();
+}
+
+function setView(view) {
+  app.view = view;
+  $('status-view').hidden = view !== 'status';
+  $('btn-view').textContent = view === 'status' ? 'Map' : 'Status';
+  redraw();
+}
+
+// ---- rendering --------------------------------------------------------------------
+
+function render() {
+  const store = app.store;
+  if (!store) return;
+  if (app.step === null && store.last >= -1) app.step = store.last;
+  const snap = app.step === null ? null : store.get(app.step);
+  // While a step loads, the previous one stays on screen.
+  if (snap || (app.shown && !store.static)) app.shown = snap;
+  const shown = app.shown;
+  if (app.follow && shown) {
+    const a = shown.entities.find(e => e.name === app.selected);
+    if (a) map.centreOn(a.pos[0], a.pos[1]);
+  }
+  map.draw(shown, app.selected);
+  renderPanel(app, shown);
+  chart.draw(store, app.step);
+  if (app.view === 'status') renderStatus($('status-view'), shown, name => {
+    select(name);
+    setView('map');
+  });
+  const slider = $('t-slider');
+  slider.max = String(Math.max(-1, store.last));
+  if (document.activeElement !== slider || !sliderDragging) slider.value = String(app.step ?? -1);
+  $('t-step').textContent = app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`;
+  $('t-play').textContent = app.playing && !app.live ? '⏸' : '▶';
+  $('t-live').classList.toggle('on', app.live);
+  window.massim = {
+    mode: app.mode,
+    sim: store.sim,
+    step: app.step,
+    last: store.last,
+    live: app.live,
+    playing: app.playing,
+    selected: app.selected,
+    follow: app.follow,
+    loaded: !!shown && shown.step === app.step,
+    rendered: { ...map.stats },
+    transform: { x: map.ox, y: map.oy, scale: map.scale },
+    scoresKnown: store.scores.size,
+    snapshot: shown,
+  };
+}
+
+function frame(now) {
+  advance(now);
+  if (app.dirty) {
+    app.dirty = false;
+    render();
+  }
+  if (app.store) updateURL(now);
+  requestAnimationFrame(frame);
+}
+
+// ---- controls -------------------------------------------------------------------------
+
+let sliderDragging = false;
+const slider = $('t-slider');
+slider.addEventListener('pointerdown', () => (sliderDragging = true));
+slider.addEventListener('pointerup', () => (sliderDragging = false));
+slider.addEventListener('input', () => seek(parseInt(slider.value, 10)));
+
+const step = d => () => seek((app.step ?? lastStep()) + d);
+$('t-first').onclick = () => seek(-1);
+$('t-back10').onclick = step(-10);
+$('t-back1').onclick = step(-1);
+$('t-fwd1').onclick = step(1);
+$('t-fwd10').onclick = step(10);
+$('t-last').onclick = goLive;
+$('t-live').onclick = goLive;
+$('t-play').onclick = () => togglePlay();
+$('t-speed').onchange = e => (app.speed = parseFloat(e.target.value));
+app.speed = parseFloat($('t-speed').value);
+$('btn-follow').onclick = () => setFollow(!app.follow);
+$('btn-fit').onclick = () => {
+  map.fit();
+  setFollow(false);
+};
+$('btn-view').onclick = () => setView(app.view === 'map' ? 'status' : 'map');
+
+function togglePlay() {
+  if (app.live) {
+    // Playing from the live edge makes no sense: pause there instead.
+    app.live = false;
+    setPlaying(false);
+    return;
+  }
+  setPlaying(!app.playing);
+}
+
+document.addEventListener('keydown', e => {
+  if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
+  if (e.target instanceof HTMLSelectElement) return;
+  const keys = {
+    ' ': () => togglePlay(),
+    ArrowLeft: step(-1),
+    ArrowRight: step(1),
+    ArrowDown: step(-10),
+    ArrowUp: step(10),
+    PageDown: step(-10),
+    PageUp: step(10),
+    Home: () => seek(-1),
+    End: goLive,
+    f: () => setFollow(!app.follow),
+    s: () => setView(app.view === 'map' ? 'status' : 'map'),
+    0: () => map.fit() || redraw(),
+    Escape: () => select(null),
+  };
+  const fn = keys[e.key];
+  if (!fn || e.ctrlKey || e.metaKey || e.altKey) return;
+  e.preventDefault();
+  fn();
+});
+window.addEventListener('resize', redraw);
+window.addEventListener('hashchange', () => {
+  const s = hashStep();
+  if (s !== null && s !== app.step) seek(s);
+});
+
+requestAnimationFrame(frame);
+start().catch(e => {
+  setState('error');
+  $('sim-name').textContent = e.message;
+});

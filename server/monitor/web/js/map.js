@@ -1,0 +1,423 @@
+// MapView draws the torus on a canvas: the map repeats in every direction,
+// so panning never runs off an edge. Terrain and zones are a one-pixel-per-
+// cell image scaled up; things are drawn as vectors on top. Pan with a drag,
+// zoom with the wheel or a pinch, click an agent to select it.
+
+import { colours, teamStyle, blockColour, drawShape, rgba } from './colors.js';
+
+const minScale = 1;
+const maxScale = 64;
+const maxCopies = 64; // torus copies drawn at most (zoomed far out)
+
+export class MapView {
+  constructor(canvas, { onSelect, onHover, onUserMove }) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.onSelect = onSelect;
+    this.onHover = onHover;
+    this.onUserMove = onUserMove;
+    this.scale = 10;
+    this.ox = 0;
+    this.oy = 0;
+    this.static = null;
+    this.teamIndex = new Map();
+    this.blockIndex = new Map();
+    this.terrain = document.createElement('canvas');
+    this.terrainOf = null;
+    this.snap = null;
+    this.selected = null;
+    this.stats = { step: null, agents: 0, blocks: 0, copies: 0 };
+    this.pointers = new Map();
+    this.listen();
+  }
+
+  setStatic(st, teams, blockTypes) {
+    this.static = st;
+    this.teamIndex = new Map(teams.map((t, i) => [t, i]));
+    this.blockIndex = new Map(blockTypes.map((b, i) => [b, i]));
+    this.terrain.width = st.grid.width;
+    this.terrain.height = st.grid.height;
+    this.terrainOf = null;
+    this.fit();
+  }
+
+  size() {
+    const r = this.canvas.getBoundingClientRect();
+    return { w: r.width, h: r.height };
+  }
+
+  fit() {
+    if (!this.static) return;
+    const { w, h } = this.size();
+    const g = this.static.grid;
+    this.scale = clamp(Math.min(w / (g.width + 2), h / (g.height + 2)), minScale, maxScale);
+    this.ox = (w - g.width * this.scale) / 2;
+    this.oy = (h - g.height * this.scale) / 2;
+  }
+
+  // centreOn moves the view so cell (x, y) is in the middle, choosing the
+  // torus copy nearest to the current centre (no jump at the seams).
+  centreOn(x, y) {
+    const { w, h } = this.size();
+    const g = this.static.grid;
+    const cx = (w / 2 - this.ox) / this.scale, cy = (h / 2 - this.oy) / this.scale;
+    const px = x + 0.5 + Math.round((cx - x - 0.5) / g.width) * g.width;
+    const py = y + 0.5 + Math.round((cy - y - 0.5) / g.height) * g.height;
+    this.ox = w / 2 - px * this.scale;
+    this.oy = h / 2 - py * this.scale;
+  }
+
+  primaryX() {
+    const mw = this.static.grid.width * this.scale, { w } = this.size();
+    return this.ox + Math.floor((w / 2 - this.ox) / mw) * mw;
+  }
+
+  primaryY() {
+    const mh = this.static.grid.height * this.scale, { h } = this.size();
+    return this.oy + Math.floor((h / 2 - this.oy) / mh) * mh;
+  }
+
+  zoomAt(sx, sy, factor) {
+    const s = clamp(this.scale * factor, minScale, maxScale);
+    this.ox = sx - ((sx - this.ox) * s) / this.scale;
+    this.oy = sy - ((sy - this.oy) * s) / this.scale;
+    this.scale = s;
+  }
+
+  cellAt(sx, sy) {
+    const g = this.static.grid;
+    const x = Math.floor((sx - this.ox) / this.scale), y = Math.floor((sy - this.oy) / this.scale);
+    return [mod(x, g.width), mod(y, g.height)];
+  }
+
+  listen() {
+    const c = this.canvas;
+    let moved = 0, last = null, pinch = null;
+    c.addEventListener('wheel', e => {
+      e.preventDefault();
+      const r = c.getBoundingClientRect();
+      this.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+      this.onUserMove('zoom');
+    }, { passive: false });
+    c.addEventListener('pointerdown', e => {
+      c.setPointerCapture(e.pointerId);
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      moved = 0;
+      last = { x: e.clientX, y: e.clientY };
+      pinch = this.pointers.size === 2 ? this.pinchState() : null;
+      c.classList.add('dragging');
+    });
+    c.addEventListener('pointermove', e => {
+      if (!this.pointers.has(e.pointerId)) {
+        this.hover(e);
+        return;
+      }
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (this.pointers.size === 2 && pinch) {
+        const now = this.pinchState();
+        const r = c.getBoundingClientRect();
+        this.ox += now.mx - pinch.mx;
+        this.oy += now.my - pinch.my;
+        this.zoomAt(now.mx - r.left, now.my - r.top, now.d / pinch.d);
+        pinch = now;
+        moved += 10;
+        this.onUserMove('zoom');
+      } else if (this.pointers.size === 1) {
+        const dx = e.clientX - last.x, dy = e.clientY - last.y;
+        moved += Math.abs(dx) + Math.abs(dy);
+        this.ox += dx;
+        this.oy += dy;
+        last = { x: e.clientX, y: e.clientY };
+        if (moved >= 5) this.onUserMove('pan');
+      }
+    });
+    const up = e => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size === 0) c.classList.remove('dragging');
+      pinch = this.pointers.size === 2 ? this.pinchState() : null;
+      if (this.pointers.size === 1) last = [...this.pointers.values()][0];
+      if (e.type === 'pointerup' && moved < 5 && this.pointers.size === 0) this.click(e);
+    };
+    c.addEventListener('pointerup', up);
+    c.addEventListener('pointercancel', up);
+    c.addEventListener('pointerleave', () => this.onHover(''));
+  }
+
+  pinchState() {
+    const [a, b] = [...this.pointers.values()];
+    return { mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, d: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)) };
+  }
+
+  click(e) {
+    if (!this.static || !this.snap) return;
+    const r = this.canvas.getBoundingClientRect();
+    const [x, y] = this.cellAt(e.clientX - r.left, e.clientY - r.top);
+    const here = this.snap.entities.filter(a => a.pos[0] === x && a.pos[1] === y);
+    if (!here.length) return this.onSelect(null);
+    // Several agents on one cell: each click selects the next.
+    const i = here.findIndex(a => a.name === this.selected);
+    this.onSelect(here[(i + 1) % here.length].name);
+  }
+
+  hover(e) {
+    if (!this.static || !this.snap) return;
+    const r = this.canvas.getBoundingClientRect();
+    const [x, y] = this.cellAt(e.clientX - r.left, e.clientY - r.top);
+    const at = t => t.pos[0] === x && t.pos[1] === y;
+    const parts = [`(${x}, ${y})`];
+    for (const a of this.snap.entities.filter(at)) parts.push(`${a.name} (${a.team})`);
+    for (const b of this.snap.blocks.filter(at)) parts.push(`block ${b.type}`);
+    for (const d of this.snap.dispensers.filter(at)) parts.push(`dispenser ${d.type}`);
+    if (this.snap.obstacles.some(at)) parts.push('obstacle');
+    this.onHover(parts.join(' · '));
+  }
+
+  // draw renders snap; selected is an agent name or null.
+  draw(snap, selected) {
+    this.snap = snap;
+    this.selected = selected;
+    const dpr = window.devicePixelRatio || 1;
+    const { w, h } = this.size();
+    if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(h * dpr);
+    }
+    const ctx = this.ctx;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#e6e1d6';
+    ctx.fillRect(0, 0, w, h);
+    if (!this.static || !snap) {
+      this.stats = { step: null, agents: 0, blocks: 0, copies: 0 };
+      return;
+    }
+    if (this.terrainOf !== snap) this.paintTerrain(snap);
+    const g = this.static.grid, s = this.scale;
+    const mw = g.width * s, mh = g.height * s;
+    const kx0 = Math.floor(-this.ox / mw), kx1 = Math.floor((w - this.ox) / mw);
+    const ky0 = Math.floor(-this.oy / mh), ky1 = Math.floor((h - this.oy) / mh);
+    const copies = [];
+    for (let ky = ky0; ky <= ky1; ky++) {
+      for (let kx = kx0; kx <= kx1 && copies.length < maxCopies; kx++) copies.push([this.ox + kx * mw, this.oy + ky * mh]);
+    }
+    ctx.imageSmoothingEnabled = false;
+    for (const [x, y] of copies) ctx.drawImage(this.terrain, x, y, mw, mh);
+    if (s >= 10) this.gridLines(w, h);
+    ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+    ctx.lineWidth = 1;
+    for (const [x, y] of copies) ctx.strokeRect(x + 0.5, y + 0.5, mw, mh);
+    for (const [x, y] of copies) {
+      ctx.save();
+      ctx.translate(x, y);
+      this.drawThings(snap, w - x, h - y, -x, -y);
+      ctx.restore();
+    }
+    // The torus repeats; fade the copies around the one at the origin so
+    // the eye finds the map's own extent.
+    ctx.fillStyle = 'rgba(244, 241, 234, 0.35)';
+    for (const [x, y] of copies) if (x !== this.primaryX() || y !== this.primaryY()) ctx.fillRect(x, y, mw, mh);
+    this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length };
+  }
+
+  // paintTerrain draws obstacles and zones, one pixel per cell.
+  paintTerrain(snap) {
+    const g = this.static.grid;
+    const ctx = this.terrain.getContext('2d');
+    const img = ctx.createImageData(g.width, g.height);
+    const kind = new Uint8Array(g.width * g.height); // bit 1: goal, bit 2: role
+    const mark = (zones, bit) => {
+      for (const z of zones) {
+        for (let dy = -z.r; dy <= z.r; dy++) {
+          const span = z.r - Math.abs(dy);
+          for (let dx = -span; dx <= span; dx++) {
+            kind[mod(z.pos[1] + dy, g.height) * g.width + mod(z.pos[0] + dx, g.width)] |= bit;
+          }
+        }
+      }
+    };
+    mark(snap.goalZones, 1);
+    mark(snap.roleZones, 2);
+    const bg = rgba(colours.background);
+    const tints = [bg, blend(bg, rgba(colours.goal)), blend(bg, rgba(colours.role)), blend(blend(bg, rgba(colours.goal)), rgba(colours.role))];
+    for (let i = 0; i < kind.length; i++) img.data.set(tints[kind[i]], i * 4);
+    const obstacle = rgba(colours.obstacle);
+    for (const o of snap.obstacles) img.data.set(obstacle, (o.pos[1] * g.width + o.pos[0]) * 4);
+    ctx.putImageData(img, 0, 0);
+    this.terrainOf = snap;
+  }
+
+  gridLines(w, h) {
+    const ctx = this.ctx, s = this.scale;
+    ctx.beginPath();
+    for (let x = mod(this.ox, s); x < w; x += s) {
+      ctx.moveTo(Math.round(x) + 0.5, 0);
+      ctx.lineTo(Math.round(x) + 0.5, h);
+    }
+    for (let y = mod(this.oy, s); y < h; y += s) {
+      ctx.moveTo(0, Math.round(y) + 0.5);
+      ctx.lineTo(w, Math.round(y) + 0.5);
+    }
+    ctx.strokeStyle = colours.grid;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  // drawThings draws one copy of the map; (x0, y0)-(x1, y1) is the visible
+  // part in this copy's pixels, to skip what is off screen.
+  drawThings(snap, x1, y1, x0, y0) {
+    const ctx = this.ctx, s = this.scale;
+    const visible = (p, r = 1) => (p[0] + r + 1) * s >= x0 && (p[0] - r) * s <= x1 && (p[1] + r + 1) * s >= y0 && (p[1] - r) * s <= y1;
+
+    for (const c of snap.clear) {
+      this.diamond(c.pos, c.r, colours.clear, colours.clearLine, [4, 3]);
+      if (visible(c.pos)) this.clearMarker(c.pos);
+    }
+    for (const d of snap.dispensers) {
+      if (!visible(d.pos)) continue;
+      const [x, y] = d.pos;
+      ctx.fillStyle = blockColour(this.blockIndex.get(d.type) ?? 0);
+      ctx.fillRect(x * s + s * 0.08, y * s + s * 0.08, s * 0.84, s * 0.84);
+      ctx.strokeStyle = '#222';
+      ctx.lineWidth = Math.max(1, s * 0.12);
+      ctx.strokeRect(x * s + s * 0.14, y * s + s * 0.14, s * 0.72, s * 0.72);
+      if (s >= 14) this.label(d.type, x, y, '#222');
+    }
+    this.links(snap);
+    for (const b of snap.blocks) {
+      if (!visible(b.pos)) continue;
+      const [x, y] = b.pos;
+      ctx.fillStyle = blockColour(this.blockIndex.get(b.type) ?? 0);
+      ctx.fillRect(x * s + s * 0.15, y * s + s * 0.15, s * 0.7, s * 0.7);
+      if (s >= 6) {
+        ctx.strokeStyle = 'rgba(0,0,0,0.5)';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x * s + s * 0.15, y * s + s * 0.15, s * 0.7, s * 0.7);
+      }
+      if (s >= 18) this.label(b.type, x, y, '#222');
+    }
+    let sel = null;
+    for (const a of snap.entities) {
+      if (a.name === this.selected) sel = a;
+      if (!visible(a.pos)) continue;
+      const st = teamStyle(this.teamIndex.get(a.team) ?? 0);
+      const size = Math.max(s, 4);
+      const cx = (a.pos[0] + 0.5) * s, cy = (a.pos[1] + 0.5) * s;
+      drawShape(ctx, st.shape, cx, cy, size);
+      ctx.fillStyle = a.deactivated ? '#bbb' : st.colour;
+      ctx.fill();
+      if (s >= 6) {
+        ctx.lineWidth = a.deactivated ? Math.max(1.5, s * 0.1) : 1;
+        ctx.strokeStyle = a.deactivated ? st.colour : 'rgba(0,0,0,0.6)';
+        ctx.stroke();
+      }
+      if (s >= 22) this.label(agentNumber(a.name), a.pos[0], a.pos[1], '#fff');
+    }
+    if (sel) {
+      this.diamond(sel.pos, sel.vision, null, colours.vision, [6, 4]);
+      ctx.beginPath();
+      ctx.arc((sel.pos[0] + 0.5) * s, (sel.pos[1] + 0.5) * s, Math.max(s * 0.75, 7), 0, 2 * Math.PI);
+      ctx.strokeStyle = colours.selected;
+      ctx.lineWidth = 2;
+      ctx.stroke();
+    }
+  }
+
+  // links joins neighbouring cells of each attached structure.
+  links(snap) {
+    const g = this.static.grid, ctx = this.ctx, s = this.scale;
+    const seen = new Set();
+    ctx.beginPath();
+    for (const t of [...snap.entities, ...snap.blocks, ...snap.obstacles]) {
+      if (!t.attached || !t.attached.length) continue;
+      const cells = [t.pos, ...t.attached];
+      const key = cells.map(p => p.join(',')).sort().join(';');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (let i = 0; i < cells.length; i++) {
+        for (let j = i + 1; j < cells.length; j++) {
+          const dx = wrapDelta(cells[j][0] - cells[i][0], g.width), dy = wrapDelta(cells[j][1] - cells[i][1], g.height);
+          if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
+          const [x, y] = cells[i];
+          ctx.moveTo((x + 0.5) * s, (y + 0.5) * s);
+          ctx.lineTo((x + dx + 0.5) * s, (y + dy + 0.5) * s);
+        }
+      }
+    }
+    ctx.strokeStyle = colours.link;
+    ctx.lineWidth = Math.max(2, s * 0.22);
+    ctx.lineCap = 'round';
+    ctx.stroke();
+  }
+
+  diamond(pos, r, fill, stroke, dash) {
+    const ctx = this.ctx, s = this.scale;
+    const [x, y] = pos;
+    // The staircase outline of all cells within Manhattan distance r.
+    const pts = [[x, y - r], [x + 1, y - r]];
+    for (let i = 1; i <= r; i++) pts.push([x + i, y - r + i], [x + i + 1, y - r + i]);
+    pts.push([x + r + 1, y + 1]);
+    for (let i = 1; i <= r; i++) pts.push([x + r + 1 - i, y + i], [x + r + 1 - i, y + i + 1]);
+    pts.push([x, y + r + 1]);
+    for (let i = 1; i <= r; i++) pts.push([x - i + 1, y + r + 1 - i], [x - i, y + r + 1 - i]);
+    pts.push([x - r, y]);
+    for (let i = 1; i < r; i++) pts.push([x - r + i, y - i + 1], [x - r + i, y - i]);
+    if (r > 0) pts.push([x, y - r + 1]);
+    ctx.beginPath();
+    pts.forEach(([px, py], i) => (i ? ctx.lineTo(px * s, py * s) : ctx.moveTo(px * s, py * s)));
+    ctx.closePath();
+    if (fill) {
+      ctx.fillStyle = fill;
+      ctx.fill();
+    }
+    ctx.setLineDash(dash);
+    ctx.strokeStyle = stroke;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
+  clearMarker(pos) {
+    const ctx = this.ctx, s = this.scale;
+    const cx = (pos[0] + 0.5) * s, cy = (pos[1] + 0.5) * s, r = Math.max(s * 0.4, 4);
+    ctx.beginPath();
+    ctx.moveTo(cx - r, cy - r);
+    ctx.lineTo(cx + r, cy + r);
+    ctx.moveTo(cx + r, cy - r);
+    ctx.lineTo(cx - r, cy + r);
+    ctx.strokeStyle = colours.clearLine;
+    ctx.lineWidth = Math.max(2, s * 0.15);
+    ctx.stroke();
+  }
+
+  label(text, x, y, colour) {
+    const ctx = this.ctx, s = this.scale;
+    ctx.fillStyle = colour;
+    ctx.font = `${Math.round(s * 0.38)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, (x + 0.5) * s, (y + 0.52) * s);
+  }
+}
+
+export function agentNumber(name) {
+  const m = /(\d+)$/.exec(name);
+  return m ? m[1] : name;
+}
+
+function blend(under, over) {
+  const a = over[3] / 255;
+  return [0, 1, 2].map(i => Math.round(under[i] * (1 - a) + over[i] * a)).concat(255);
+}
+
+function wrapDelta(d, n) {
+  d = mod(d, n);
+  return d > n / 2 ? d - n : d;
+}
+
+function mod(a, n) {
+  return ((a % n) + n) % n;
+}
+
+function clamp(v, lo, hi) {
+  return Math.max(lo, Math.min(hi, v));
+}

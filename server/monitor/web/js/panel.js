@@ -1,0 +1,154 @@
+// The side panel: step and scores, tasks with their block patterns, norms,
+// this step's violations and completions, and the selected agent.
+
+import { teamStyle, blockColour, drawShape } from './colors.js';
+
+const $ = id => document.getElementById(id);
+
+export function renderPanel(app, snap) {
+  const store = app.store;
+  const steps = store.static.steps;
+  $('step-line').textContent = snap ? `Step ${snap.step} / ${steps - 1}` : `Step – / ${steps - 1}`;
+  renderScores(store, snap);
+  renderAgent(app, snap);
+  renderTasks(store, snap);
+  renderNorms(snap);
+  renderEvents(snap);
+}
+
+function renderScores(store, snap) {
+  const box = $('scores');
+  box.replaceChildren();
+  const byTeam = new Map((snap?.scores ?? []).map(([t, s]) => [t, s]));
+  store.teams.forEach((team, i) => {
+    const row = el('div', 'score');
+    row.append(teamSwatch(i), el('span', '', team), el('b', '', String(byTeam.get(team) ?? 0)));
+    box.append(row);
+  });
+}
+
+export function teamSwatch(i) {
+  const c = document.createElement('canvas');
+  c.className = 'swatch';
+  c.width = c.height = 28;
+  const ctx = c.getContext('2d');
+  const st = teamStyle(i);
+  drawShape(ctx, st.shape, 14, 14, 30);
+  ctx.fillStyle = st.colour;
+  ctx.fill();
+  return c;
+}
+
+function renderAgent(app, snap) {
+  const sec = $('sec-agent');
+  const a = snap?.entities.find(e => e.name === app.selected);
+  sec.hidden = !app.selected;
+  const box = $('agent');
+  box.replaceChildren();
+  if (!app.selected) return;
+  if (!a) {
+    box.append(el('div', 'small', `${app.selected} is not in this step`));
+    return;
+  }
+  const max = app.store.static.maxEnergy || 100;
+  const bar = el('div', 'energy');
+  const fill = el('div');
+  fill.style.width = `${Math.max(0, Math.min(100, (100 * a.energy) / max))}%`;
+  bar.append(fill);
+  const failed = a.actionResult && a.actionResult !== 'success';
+  const dl = el('dl');
+  const row = (k, v, cls) => dl.append(el('dt', '', k), el('dd', cls ?? '', v));
+  row('name', a.name);
+  row('team', a.team);
+  row('role', a.role);
+  row('position', `(${a.pos[0]}, ${a.pos[1]})`);
+  row('vision', String(a.vision));
+  row('energy', `${a.energy} / ${max}`);
+  row('status', a.deactivated ? 'deactivated' : 'active', a.deactivated ? 'bad' : '');
+  row('action', a.action || '–');
+  row('params', (a.actionParams ?? []).join(', ') || '–');
+  row('result', a.actionResult || '–', failed ? 'bad' : '');
+  row('attached', (a.attached ?? []).map(p => `(${p[0]}, ${p[1]})`).join(' ') || '–');
+  if (a.events?.length) row('events', a.events.map(describeEvent).join('; '));
+  box.append(dl, bar);
+}
+
+function describeEvent(e) {
+  if (e.type === 'hit') return `hit from (${e.origin}) −${e.damage ?? '?'}`;
+  if (e.type === 'surveyed') return e.target === 'agent' ? `surveyed ${e.name} (${e.role}, ${e.energy})` : `surveyed ${e.target} at ${e.distance}`;
+  return e.type;
+}
+
+function renderTasks(store, snap) {
+  const box = $('tasks');
+  box.replaceChildren();
+  const tasks = snap?.tasks ?? [];
+  if (!tasks.length) box.append(el('div', 'small', 'no active task'));
+  for (const t of tasks) {
+    const row = el('div', 'task');
+    row.append(taskPattern(store, t));
+    const text = el('div');
+    text.append(el('div', '', `${t.name}: ${t.reward} points`), el('div', 'small', `until step ${t.deadline} · ${t.requirements.map(r => r.type).join(' ')}`));
+    row.append(text);
+    box.append(row);
+  }
+}
+
+// taskPattern draws the requirements around the submitting agent at (0, 0).
+function taskPattern(store, task) {
+  const cells = [[0, 0], ...task.requirements.map(r => r.pos)];
+  const xs = cells.map(c => c[0]), ys = cells.map(c => c[1]);
+  const x0 = Math.min(...xs), y0 = Math.min(...ys);
+  const w = Math.max(...xs) - x0 + 1, h = Math.max(...ys) - y0 + 1;
+  const s = Math.max(6, Math.min(14, Math.floor(56 / Math.max(w, h))));
+  const c = document.createElement('canvas');
+  c.width = w * s + 2;
+  c.height = h * s + 2;
+  const ctx = c.getContext('2d');
+  drawShape(ctx, 'circle', (0 - x0 + 0.5) * s + 1, (0 - y0 + 0.5) * s + 1, s);
+  ctx.fillStyle = '#555';
+  ctx.fill();
+  for (const r of task.requirements) {
+    ctx.fillStyle = blockColour(store.blockTypes.indexOf(r.type));
+    const x = (r.pos[0] - x0) * s + 1, y = (r.pos[1] - y0) * s + 1;
+    ctx.fillRect(x + 1, y + 1, s - 2, s - 2);
+    ctx.strokeStyle = 'rgba(0,0,0,0.5)';
+    ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
+  }
+  c.title = task.requirements.map(r => `${r.type} at (${r.pos})`).join(', ');
+  return c;
+}
+
+function renderNorms(snap) {
+  const box = $('norms');
+  box.replaceChildren();
+  const norms = snap?.norms ?? [];
+  if (!norms.length) box.append(el('div', 'small', 'no norm'));
+  for (const n of norms) {
+    const active = snap.step >= n.start && snap.step <= n.until;
+    const phase = active ? 'in force' : snap.step < n.start ? 'announced' : 'over';
+    const row = el('div', active ? 'norm active' : 'norm');
+    const reqs = n.requirements.map(r => `${r.type.toLowerCase()} ${r.name} ≤ ${r.quantity}`).join(', ');
+    row.append(el('div', '', `${n.name} (${n.level}): ${reqs}`),
+      el('div', 'small', `steps ${n.start}–${n.until} · punishment ${n.punishment} · ${phase}`));
+    box.append(row);
+  }
+}
+
+function renderEvents(snap) {
+  const box = $('events');
+  box.replaceChildren();
+  const lines = [];
+  for (const e of snap?.events ?? []) if (e.type === 'task completed') lines.push(['', `${e.team} completed ${e.task}`]);
+  for (const v of snap?.violations ?? []) lines.push(['bad', `${v.who} violated ${v.norm}`]);
+  const failed = (snap?.entities ?? []).filter(a => a.actionResult && a.actionResult !== 'success').length;
+  if (snap) lines.push(['small', `${failed} of ${snap.entities.length} actions failed`]);
+  for (const [cls, text] of lines) box.append(el('div', cls, text));
+}
+
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}

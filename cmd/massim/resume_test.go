@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
 
@@ -144,6 +146,16 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	results, err := filepath.Glob(filepath.Join(killedResults, "result_*.json"))
 	require.NoError(t, err)
 	assert.Len(t, results, 3, "one result file per match, the killed match included")
+
+	// Scores alone say little while random agents score nothing: the worlds
+	// themselves must be the same. Every simulation the resumed server
+	// played (the killed one again, and the rest) ends in the same state as
+	// in the uninterrupted run; the replays hold the final snapshots.
+	plainFinal := finalSnapshots(t, plainResults, filepath.Join(plainDir, "replays"), steps)
+	killedFinal := finalSnapshots(t, killedResults, filepath.Join(killedDir, "replays"), steps)
+	for i := played; i < 6; i++ {
+		assert.Equal(t, plainFinal[i], killedFinal[i], "final state of simulation %d", i)
+	}
 	t.Logf("killed after %d of 6 simulations had completed", played)
 }
 
@@ -154,4 +166,21 @@ func readStandingsFile(t *testing.T, dir string) server.StandingsFile {
 	var f server.StandingsFile
 	require.NoError(t, json.Unmarshal(data, &f))
 	return f
+}
+
+// finalSnapshots reads the last snapshot of every recorded simulation of a
+// tournament folder from its replay, in the order played.
+func finalSnapshots(t *testing.T, results, replayRoot string, steps int) []*scenario.Snapshot {
+	t.Helper()
+	m, err := server.ReadManifest(results)
+	require.NoError(t, err)
+	var out []*scenario.Snapshot
+	for _, s := range m.Simulations {
+		r, err := replays.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)))
+		require.NoError(t, err, "replay of %s", s.Name)
+		snap, err := r.Snapshot(steps - 1)
+		require.NoError(t, err, "replay of %s", s.Name)
+		out = append(out, snap)
+	}
+	return out
 }

@@ -25,7 +25,7 @@ import (
 )
 
 // tournamentConfig writes a small round-robin config (fixed seeds, 20×20,
-// no terrain) for the named teams to dir and returns its path.
+// no terrain, replays in dir/replays) for the named teams to dir and returns its path.
 func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps int, sizes []int) string {
 	t.Helper()
 	var sims []string
@@ -48,8 +48,9 @@ func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps 
 		ts = append(ts, fmt.Sprintf(`%q: {"prefix": "agent", "password": "pw%s"}`, name, name))
 	}
 	text := fmt.Sprintf(`{"server": {"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "key", "port": %d,
-		"agentTimeout": 10000, "resultPath": %q, "logLevel": "normal"},
-		"match": [%s], "teams": {%s}}`, port, filepath.Join(dir, "results"), strings.Join(sims, ","), strings.Join(ts, ","))
+		"agentTimeout": 10000, "resultPath": %q, "replayPath": %q, "logLevel": "normal"},
+		"match": [%s], "teams": {%s}}`, port, filepath.Join(dir, "results"), filepath.Join(dir, "replays"),
+		strings.Join(sims, ","), strings.Join(ts, ","))
 	path := filepath.Join(dir, "conf.json")
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	return path

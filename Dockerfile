@@ -17,4 +17,4 @@ EXPOSE 12300 8000
 ENTRYPOINT ["massim"]
 # The demo: the embedded demo config and two sample teams, watched live at
 # http://localhost:8000/ (docker run -p 8000:8000 ...).
-CMD ["demo", "-monitor", "0.0.0.0:8000"]
+CMD ["demo", "-monitor", "0.0.0.0:8000", "-linger"]

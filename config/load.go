@@ -65,6 +65,7 @@ func parse(src source, name, id, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg.Path = name
+	cfg.digest = treeDigest(tree)
 	return cfg, nil
 }
 

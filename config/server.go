@@ -29,6 +29,7 @@ func serverDefaults() layer {
 		"replayPath":             "", // no replays
 		"maxPacketLength":        65536,
 		"waitBetweenSimulations": time.Duration(0),
+		"adminToken":             "", // admin API off
 	}
 }
 
@@ -81,6 +82,7 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("replayPath")
 		num("maxPacketLength", atLeast(1))
 		millis("waitBetweenSimulations", atLeast(0))
+		str("adminToken") // massim-go extension; not in serverKeys, so never listed as defaulted
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

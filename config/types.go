@@ -19,7 +19,8 @@ type Config struct {
 	// (REF ignores unknown keys; the samples comment keys out as "NOsetup").
 	UnknownKeys []string
 
-	res resolver // where grid.file and setup were found; see ReadFile
+	res    resolver // where grid.file and setup were found; see ReadFile
+	digest []byte   // SHA-256 of the expanded config; see Checksum
 }
 
 // Tournament modes (CONFIG.md §9).
@@ -43,6 +44,10 @@ type Server struct {
 	ReplayPath             string // "" = no replays
 	MaxPacketLength        int
 	WaitBetweenSimulations time.Duration
+	// AdminToken protects the HTTP admin API (massim-go extension, key
+	// "adminToken"); "" leaves the API off unless MASSIM_ADMIN_TOKEN is set.
+	// A secret: never log it.
+	AdminToken string
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }

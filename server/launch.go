@@ -1,28 +1,31 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/massim-go/massim/config"
 )
 
+// agentPollInterval is how often WaitForAgents looks at the connections.
+const agentPollInterval = 20 * time.Millisecond
+
 // waitForLaunch blocks until the tournament may start (CONFIG.md §10):
 // "key" waits for an empty console line, "<N>s" for N seconds, "HH:mm" for
-// that local time today (at once if it has passed).
+// that local time today (at once if it has passed). Options.Launch and
+// Options.WaitForAgents replace server.launch. The stop command ends the
+// wait with errStoppedBeforeLaunch.
 func (s *Server) waitForLaunch(ctx context.Context) error {
 	if s.opts.LaunchNow {
 		return nil
 	}
 	if s.opts.Launch != nil {
-		select {
-		case <-s.opts.Launch:
-			return nil
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
-		}
+		return launchWhen(ctx, s.ctrl.stopped(), s.opts.Launch)
+	}
+	if s.opts.WaitForAgents > 0 {
+		return s.waitForAgents(ctx)
 	}
 	spec, err := config.ParseLaunch(strings.TrimSpace(s.cfg.Server.Launch), s.now())
 	if err != nil {
@@ -37,42 +40,65 @@ func (s *Server) waitForLaunch(ctx context.Context) error {
 		} else {
 			s.log.Info().Msg("press ENTER to start the tournament")
 		}
-		return s.waitForKey(ctx)
+		return launchWhen(ctx, s.ctrl.stopped(), s.key.pressed)
 	}
 	if spec.Delay <= 0 {
 		return nil
 	}
 	s.log.Info().Time("at", spec.At).Msg("tournament starts at the launch time")
-	if err := sleepCtx(ctx, spec.Delay); err != nil {
-		return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
-	}
-	return nil
+	t := time.NewTimer(spec.Delay)
+	defer t.Stop()
+	return launchWhen(ctx, s.ctrl.stopped(), t.C)
 }
 
-// waitForKey waits for an empty line on the console.
-func (s *Server) waitForKey(ctx context.Context) error {
-	lines := make(chan string)
-	if s.opts.Console != nil {
-		go func() {
-			sc := bufio.NewScanner(s.opts.Console)
-			for sc.Scan() {
-				select {
-				case lines <- sc.Text():
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
+// launchWhen waits for ch, the stop command or the end of ctx.
+func launchWhen[T any](ctx context.Context, stop <-chan struct{}, ch <-chan T) error {
+	select {
+	case <-ch:
+		return nil
+	case <-stop:
+		return errStoppedBeforeLaunch
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
 	}
-	for {
-		select {
-		case line := <-lines:
-			if strings.TrimSpace(line) == "" {
-				return nil
+}
+
+// waitForAgents starts as soon as every account of every team of the
+// tournament (the line-up of a single match, otherwise all teams; indices
+// 1 … largest team size) is connected, or after Options.WaitForAgents.
+func (s *Server) waitForAgents(ctx context.Context) error {
+	var users []string
+	for _, name := range s.standingTeams() {
+		for _, acc := range s.ordered {
+			if acc.team == name {
+				users = append(users, acc.user)
 			}
-			s.log.Info().Str("input", line).Msg("press ENTER (an empty line) to start")
+		}
+	}
+	s.log.Info().Int("agents", len(users)).Dur("atMost", s.opts.WaitForAgents).Msg("the tournament starts when every agent is connected")
+	deadline := time.NewTimer(s.opts.WaitForAgents)
+	defer deadline.Stop()
+	tick := time.NewTicker(agentPollInterval)
+	defer tick.Stop()
+	for {
+		missing := 0
+		for _, u := range users {
+			if acc, ok := s.accounts[u]; !ok || !acc.connected() {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			s.log.Warn().Int("missing", missing).Msg("not every agent connected in time; starting anyway")
+			return nil
+		case <-s.ctrl.stopped():
+			return errStoppedBeforeLaunch
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
+			return fmt.Errorf("waiting for agents: %w", ErrInterrupted)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 type SimInfo struct {
 	Name       string    // <startMillis>_<team1>_<team2>… (REPLAY.md §1)
 	MatchStart time.Time // when the match started (replay folder prefix)
-	Match      int       // 0-based match number in this server run
+	Match      int       // 0-based match number in the tournament's schedule
 	Index      int       // index into the config's match array
 	Teams      []string  // match order
 	Steps      int

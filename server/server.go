@@ -24,15 +24,34 @@ type Options struct {
 	// Listen overrides the agent address (default ":<server.port>").
 	Listen string
 	// Console is read for the "key" launch (an empty line starts the
-	// tournament). Nil means the launch key never comes.
+	// tournament) and for commands (pause, continue, step, status, stop).
+	// Nil means the launch key never comes.
 	Console io.Reader
+	// ConsoleOut receives the answers to console commands; nil logs them.
+	ConsoleOut io.Writer
 	// LaunchNow starts the tournament at once whatever server.launch says.
 	LaunchNow bool
 	// Launch, when set, replaces server.launch: the tournament starts when
 	// the channel is closed (the demo starts once its agents are connected).
 	Launch <-chan struct{}
+	// WaitForAgents, when positive, replaces server.launch: the tournament
+	// starts as soon as every account of its teams is connected, or when
+	// this much time has passed.
+	WaitForAgents time.Duration
 	// Observers see every simulation (replays, monitor, progress lines).
 	Observers []Observer
+	// Dir is the tournament folder for result files, the manifest and the
+	// standings; "" means server.resultPath.
+	Dir string
+	// Resume continues the tournament recorded in Dir instead of starting
+	// a new one (see resume.go).
+	Resume bool
+	// Lineup, when set, makes the tournament a single match of these teams
+	// (massim match) instead of the config's tournament mode.
+	Lineup []string
+	// TournamentSeed seeds the line-ups of random mode; 0 means the clock.
+	// A resumed tournament uses the seed recorded in its manifest.
+	TournamentSeed int64
 	// MinStepDuration paces the simulation so a human can watch: a step
 	// lasts at least this long. Zero: as fast as the agents answer.
 	MinStepDuration time.Duration
@@ -49,6 +68,10 @@ type Server struct {
 	ordered  []*account // team order, then index
 	status   *statusBoard
 	wake     chan struct{}
+	ctrl     *Control
+	key      launchKey
+	// lastStart is the start of the latest simulation (tournament goroutine only).
+	lastStart time.Time
 
 	listener net.Listener
 	wg       sync.WaitGroup
@@ -66,8 +89,15 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		accounts: make(map[string]*account),
 		status:   newStatusBoard(cfg.TeamSizes()),
 		wake:     make(chan struct{}, 1),
+		ctrl:     newControl(),
+		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
 	}
+	mode := cfg.Server.TournamentMode
+	if len(opts.Lineup) > 0 {
+		mode = ModeMatch
+	}
+	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc
@@ -97,20 +127,41 @@ func (s *Server) Listen() error {
 // Addr is the address agents connect to (after Listen).
 func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 
-// Run waits for the launch, plays the tournament, says bye and closes every
-// connection. It returns an error wrapping ErrInterrupted when ctx ended the
-// tournament early; results of completed matches are written either way.
+// Control is the organiser's handle on the tournament (console, admin API).
+func (s *Server) Control() *Control { return s.ctrl }
+
+// Run opens the tournament (new, or resumed with Options.Resume), waits for
+// the launch, plays, says bye and closes every connection. The stop command
+// ends it cleanly after the current simulation. It returns an error wrapping
+// ErrInterrupted when ctx ended the tournament early; every completed
+// simulation is recorded and the results of matches are written either way.
 func (s *Server) Run(ctx context.Context) (Summary, error) {
+	p, err := s.openTournament()
+	if err != nil {
+		if s.listener != nil {
+			s.shutdown()
+		}
+		return Summary{}, err
+	}
 	if s.listener == nil {
 		if err := s.Listen(); err != nil {
 			return Summary{}, err
 		}
 	}
 	defer s.shutdown()
-	if err := s.waitForLaunch(ctx); err != nil {
-		return Summary{}, err
+	s.startConsole()
+	summary, finished, err := s.runPlan(ctx, p)
+	state := StateStopped
+	if finished {
+		state = StateFinished
 	}
-	summary, err := s.playTournament(ctx)
+	if serr := p.record.setState(state); serr != nil {
+		err = errors.Join(err, serr)
+	}
+	s.ctrl.finished()
+	summary.Dir = p.record.dir
+	summary.Finished = finished
+	summary.Standings = p.record.standings()
 	if err != nil {
 		return summary, err
 	}

@@ -23,10 +23,11 @@ type simulation struct {
 	log          zerolog.Logger
 }
 
-// runSimulation plays one match entry with the given teams (PROTOCOL.md §3).
+// runSimulation plays one match entry with the given teams (PROTOCOL.md §3);
+// matchNo is the match's number in the schedule.
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]
-	start := s.now()
+	start := s.simulationStart()
 	params, err := WorldParams(s.cfg, entry, start)
 	if err != nil {
 		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: %w", index, err)
@@ -55,6 +56,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 		sim.participants = append(sim.participants, acc)
 	}
 	s.status.simulationStarted(names, index)
+	s.ctrl.simulationStarted(info)
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
 	if r := world.Reachability(); !r.Connected() {
@@ -91,6 +93,12 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 // action phase, observers.
 func (sim *simulation) step(ctx context.Context) error {
 	w := sim.world
+	if ctx.Err() != nil { // awaitActions does not look when nobody is connected
+		return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step()+1, ErrInterrupted)
+	}
+	if err := sim.srv.ctrl.beforeStep(ctx); err != nil { // pause and single steps act here
+		return fmt.Errorf("simulation %s: %w", sim.info.Name, err)
+	}
 	began := time.Now()
 	if err := w.Prepare(); err != nil {
 		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
@@ -113,6 +121,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	if err := w.Execute(actions); err != nil {
 		return fmt.Errorf("execute step %d: %w", w.Step(), err)
 	}
+	sim.srv.ctrl.stepDone(w.Step(), w.Scores())
 	if obs := sim.srv.opts.Observers; len(obs) > 0 {
 		snap := w.Snapshot()
 		for _, o := range obs {

@@ -4,18 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/scenario"
 )
 
 // Summary is what a tournament produced.
 type Summary struct {
+	// Matches lists the matches this run played simulations of.
 	Matches []MatchResult
+	// Standings covers the whole tournament, resumed parts included.
+	Standings []Standing
+	// Finished is true when every match of the schedule has been played
+	// (never in random mode), false when it was stopped or interrupted.
+	Finished bool
+	// Dir is the tournament folder ("" when nothing is written).
+	Dir string
 }
 
-// MatchResult holds the simulations of one match.
+// MatchResult holds the simulations of one match played by this run.
 type MatchResult struct {
+	Match       int // number in the schedule
 	Teams       []string
 	Simulations []SimOutcome
 	ResultFile  string // "" when none was written
@@ -27,100 +38,110 @@ type SimOutcome struct {
 	Result SimResult
 }
 
-// lineups lists the matches of the tournament, each as its teams in match order.
-func lineups(cfg *config.Config) ([][]config.Team, error) {
-	switch cfg.Server.TournamentMode {
-	case config.ModeRoundRobin, "":
-		return roundRobin(cfg.Teams, cfg.Server.TeamsPerMatch)
-	}
-	return nil, fmt.Errorf("tournament mode %q is not supported yet", cfg.Server.TournamentMode)
-}
+// errStoppedBeforeLaunch ends a tournament that was stopped while waiting
+// for its launch: a clean end, not a failure.
+var errStoppedBeforeLaunch = errors.New("stopped before the launch")
 
-// roundRobin lists every combination of k teams in lexicographic order of
-// team indices (CONFIG.md §9): A,B,C with k=2 → (A,B), (A,C), (B,C).
-func roundRobin(teams []config.Team, k int) ([][]config.Team, error) {
-	if k < 1 || k > len(teams) {
-		return nil, fmt.Errorf("round-robin: %d teams per match but %d teams configured", k, len(teams))
+// runPlan waits for the launch and plays what is left of the tournament.
+// finished reports whether the schedule was played to its end.
+func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finished bool, err error) {
+	sched := p.schedule
+	s.ctrl.describe(sched.mode, sched.matches(), len(s.cfg.Match), len(p.record.manifest.Simulations))
+	// Matches completed before a crash may still miss their result file.
+	if err := s.writeMissingResultFiles(p); err != nil {
+		return summary, false, err
 	}
-	var out [][]config.Team
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
+	if p.finished {
+		s.log.Info().Msg("the tournament is already finished")
+		return summary, true, nil
 	}
-	for {
-		m := make([]config.Team, k)
-		for i, j := range idx {
-			m[i] = teams[j]
+	if err := s.waitForLaunch(ctx); err != nil {
+		if errors.Is(err, errStoppedBeforeLaunch) {
+			s.log.Info().Msg("stopped before the launch")
+			return summary, false, nil
 		}
-		out = append(out, m)
-		// Advance to the next combination.
-		i := k - 1
-		for i >= 0 && idx[i] == len(teams)-k+i {
-			i--
-		}
-		if i < 0 {
-			return out, nil
-		}
-		idx[i]++
-		for j := i + 1; j < k; j++ {
-			idx[j] = idx[j-1] + 1
-		}
+		return summary, false, err
 	}
-}
-
-// playTournament plays every match; results of each completed match are
-// written even when the tournament is interrupted later.
-func (s *Server) playTournament(ctx context.Context) (Summary, error) {
-	var summary Summary
-	matches, err := lineups(s.cfg)
-	if err != nil {
-		return summary, err
-	}
-	s.log.Info().Int("matches", len(matches)).Int("simulationsPerMatch", len(s.cfg.Match)).Msg("tournament starts")
-	for no, teams := range matches {
-		mr, err := s.playMatch(ctx, no, teams)
-		summary.Matches = append(summary.Matches, mr)
+	s.log.Info().Str("mode", sched.mode).Int("matches", sched.matches()).Int("simulationsPerMatch", len(s.cfg.Match)).
+		Int("match", p.match).Int("simulation", p.index).Msg("tournament starts")
+	for no := p.match; ; no++ {
+		teams, ok := sched.lineup(no)
+		if !ok {
+			s.log.Info().Msg("tournament finished")
+			return summary, true, nil
+		}
+		if s.ctrl.stopRequested() {
+			s.log.Info().Msg("tournament stopped")
+			return summary, false, nil
+		}
+		mr, err := s.playMatch(ctx, p, no, teams)
+		if len(mr.Simulations) > 0 {
+			summary.Matches = append(summary.Matches, mr)
+		}
 		if err != nil {
-			return summary, err
+			return summary, false, err
 		}
 	}
-	s.log.Info().Msg("tournament finished")
-	return summary, nil
 }
 
-// playMatch plays every simulation of the match array with the same teams.
-func (s *Server) playMatch(ctx context.Context, no int, teams []config.Team) (MatchResult, error) {
+// playMatch plays the simulations of the match array that this match has
+// not completed yet, with the same teams, each recorded as soon as it ends.
+// The match's result file lists all its completed simulations.
+func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.Team) (MatchResult, error) {
+	prior := p.record.simulationsOf(no)
 	start := s.now()
-	mr := MatchResult{}
-	for _, t := range teams {
-		mr.Teams = append(mr.Teams, t.Name)
+	if len(prior) > 0 {
+		start = time.UnixMilli(prior[0].MatchStart) // the match keeps its name (replay folder)
 	}
-	s.log.Info().Int("match", no).Strs("teams", mr.Teams).Msg("match starts")
+	mr := MatchResult{Match: no, Teams: teamNames(teams)}
+	s.log.Info().Int("match", no).Strs("teams", mr.Teams).Int("fromSimulation", len(prior)).Msg("match starts")
 	var runErr error
-	for i := range s.cfg.Match {
+	for i := len(prior); i < len(s.cfg.Match); i++ {
+		if s.ctrl.stopRequested() {
+			break
+		}
 		info, result, err := s.runSimulation(ctx, no, start, i, teams)
 		if err != nil {
 			runErr = err
 			break
 		}
-		mr.Simulations = append(mr.Simulations, SimOutcome{Info: info, Result: result})
-		if err := sleepCtx(ctx, s.cfg.Server.WaitBetweenSimulations); err != nil {
-			runErr = fmt.Errorf("between simulations: %w", ErrInterrupted)
+		outcome := SimOutcome{Info: info, Result: result}
+		mr.Simulations = append(mr.Simulations, outcome)
+		if err := p.record.addSimulation(simRecord(outcome)); err != nil {
+			runErr = err
+			break
+		}
+		s.ctrl.simulationEnded()
+		if err := s.waitBetweenSimulations(ctx); err != nil {
+			runErr = err
 			break
 		}
 	}
 	if len(mr.Simulations) > 0 {
-		path, err := writeResultFile(s.cfg.Server.ResultPath, s.now(), mr.Simulations)
+		all := append(outcomes(prior), mr.Simulations...)
+		path, err := s.writeMatchResult(p, no, all)
 		if err != nil {
 			runErr = errors.Join(runErr, err)
-		} else {
-			mr.ResultFile = path
-			s.log.Info().Str("file", path).Msg("match result written")
 		}
+		mr.ResultFile = path
 	}
 	return mr, runErr
 }
 
+// simulationStart is the start time of a new simulation: now, but at least
+// a millisecond after the previous start. The simulation's name (and its
+// replay folder and result file key) is its start in ms and its teams, and
+// short simulations would otherwise share a name.
+func (s *Server) simulationStart() time.Time {
+	start := s.now()
+	if !s.lastStart.IsZero() && start.UnixMilli() <= s.lastStart.UnixMilli() {
+		start = time.UnixMilli(s.lastStart.UnixMilli() + 1)
+	}
+	s.lastStart = start
+	return start
+}
+
+// sleepCtx sleeps for d or until ctx ends.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
@@ -133,4 +154,77 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// waitBetweenSimulations pauses for server.waitBetweenSimulations (also
+// after the last simulation of a match, CONFIG.md §2); stop ends the wait.
+func (s *Server) waitBetweenSimulations(ctx context.Context) error {
+	d := s.cfg.Server.WaitBetweenSimulations
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-s.ctrl.stopped():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("between simulations: %w", ErrInterrupted)
+	}
+}
+
+// writeMatchResult writes the result file of a match (CONFIG.md §12) to the
+// tournament folder and records it.
+func (s *Server) writeMatchResult(p *plan, no int, sims []SimOutcome) (string, error) {
+	dir := p.record.dir
+	if dir == "" {
+		return "", nil
+	}
+	path, err := writeResultFile(dir, s.now(), sims)
+	if err != nil {
+		return "", err
+	}
+	s.log.Info().Str("file", path).Int("match", no).Msg("match result written")
+	return path, p.record.addResultFile(ResultFileRecord{Match: no, File: filepath.Base(path), Simulations: len(sims)})
+}
+
+// writeMissingResultFiles writes the result files of completed matches
+// that have none (or only one from before the match was completed): the
+// process may have died between recording a match's last simulation and
+// writing its result file.
+func (s *Server) writeMissingResultFiles(p *plan) error {
+	for no := 0; no < p.match; no++ {
+		if f, ok := p.record.resultFile(no); ok && f.Simulations == len(s.cfg.Match) {
+			continue
+		}
+		if _, err := s.writeMatchResult(p, no, outcomes(p.record.simulationsOf(no))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simRecord turns a finished simulation into its manifest entry.
+func simRecord(o SimOutcome) SimRecord {
+	r := SimRecord{Match: o.Info.Match, Index: o.Info.Index, Name: o.Info.Name, MatchStart: o.Info.MatchStart.UnixMilli()}
+	for i, ts := range o.Result.Scores {
+		r.Scores = append(r.Scores, TeamResult{Team: ts.Team, Score: ts.Score, Ranking: o.Result.Ranking[i]})
+	}
+	return r
+}
+
+// outcomes turns manifest entries back into simulation outcomes (for result files).
+func outcomes(records []SimRecord) []SimOutcome {
+	out := make([]SimOutcome, len(records))
+	for i, r := range records {
+		o := SimOutcome{Info: SimInfo{Name: r.Name, MatchStart: time.UnixMilli(r.MatchStart), Match: r.Match, Index: r.Index, Teams: r.Teams()}}
+		for _, ts := range r.Scores {
+			o.Result.Scores = append(o.Result.Scores, scenario.TeamScore{Team: ts.Team, Score: ts.Score})
+			o.Result.Ranking = append(o.Result.Ranking, ts.Ranking)
+		}
+		out[i] = o
+	}
+	return out
 }

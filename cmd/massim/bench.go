@@ -68,45 +68,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("bench: %w", err)
 	}
 	defer logFile.Close()
-	srv := exec.Command(self, "serve", "-conf", confPath, "-log-format", "json", "-log-level", "error")
-	srv.Stdout, srv.Stderr = logFile, logFile
-	launch, err := srv.StdinPipe()
+	m, err := startBenchMatch(self, confPath, nil, logFile, names, *agents, *port)
 	if err != nil {
-		return fmt.Errorf("bench: %w", err)
+		return err
 	}
-	if err := srv.Start(); err != nil {
-		return fmt.Errorf("bench: start server: %w", err)
-	}
+	defer m.stop()
 	fmt.Fprintf(stdout, "bench: %d teams × %d agents, %d×%d, %d steps; server pid %d, config %s\n",
-		*teams, *agents, *size, *size, *steps, srv.Process.Pid, confPath)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = team.Run(ctx, team.Config{Host: "127.0.0.1", Port: *port, Team: name, Password: "1",
-				Count: *agents, Logger: zerolog.Nop()}, random.ForTeam(int64(i+1)))
-		}()
-	}
-	// Give every agent time to connect and log in, then press ENTER.
-	time.Sleep(time.Second + time.Duration(*teams**agents)*2*time.Millisecond)
-	began := time.Now()
-	if _, err := io.WriteString(launch, "\n"); err != nil {
-		return fmt.Errorf("bench: launch: %w", err)
-	}
-	werr := srv.Wait()
-	elapsed := time.Since(began)
-	cancel()
-	wg.Wait()
-	if werr != nil {
-		return fmt.Errorf("bench: server failed (log in %s): %w", logFile.Name(), werr)
-	}
-	usage, ok := srv.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return errors.New("bench: no resource usage on this platform")
+		*teams, *agents, *size, *size, *steps, m.cmd.Process.Pid, confPath)
+	m.waitForAgents()
+	elapsed, usage, err := m.play()
+	if err != nil {
+		return fmt.Errorf("%w (log in %s)", err, logFile.Name())
 	}
 	cpu := time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
 	fmt.Fprintf(stdout, "steps/s          %.1f (%d steps in %v, including set-up)\n", float64(*steps)/elapsed.Seconds(), *steps, elapsed.Round(time.Millisecond))
@@ -114,6 +86,78 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		time.Duration(usage.Utime.Nano()).Round(time.Millisecond), time.Duration(usage.Stime.Nano()).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "server peak RSS  %.1f MB\n", float64(usage.Maxrss)/1024)
 	return nil
+}
+
+// benchMatch is one match of a "massim serve" child process (launch "key")
+// against instant-answering random agents run by this process.
+type benchMatch struct {
+	cmd    *exec.Cmd
+	launch io.WriteCloser
+	agents int
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// startBenchMatch starts the server with the config and extra flags, and
+// the agents of every team, which connect while the server waits for ENTER.
+func startBenchMatch(self, confPath string, extra []string, log io.Writer, teams []string, agents, port int) (*benchMatch, error) {
+	args := append([]string{"serve", "-conf", confPath, "-log-format", "json", "-log-level", "error"}, extra...)
+	m := &benchMatch{cmd: exec.Command(self, args...), agents: len(teams) * agents}
+	m.cmd.Stdout, m.cmd.Stderr = log, log
+	launch, err := m.cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	m.launch = launch
+	if err := m.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start server: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel = cancel
+	for i, name := range teams {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			_ = team.Run(ctx, team.Config{Host: "127.0.0.1", Port: port, Team: name, Password: "1",
+				Count: agents, Logger: zerolog.Nop()}, random.ForTeam(int64(i+1)))
+		}()
+	}
+	return m, nil
+}
+
+// waitForAgents gives every agent time to connect and log in.
+func (m *benchMatch) waitForAgents() {
+	time.Sleep(time.Second + time.Duration(m.agents)*2*time.Millisecond)
+}
+
+// play presses ENTER and waits for the tournament to end; it returns the
+// wall time from the launch and the server process's resource usage.
+func (m *benchMatch) play() (time.Duration, *syscall.Rusage, error) {
+	began := time.Now()
+	if _, err := io.WriteString(m.launch, "\n"); err != nil {
+		return 0, nil, fmt.Errorf("bench: launch: %w", err)
+	}
+	werr := m.cmd.Wait()
+	elapsed := time.Since(began)
+	m.stop()
+	if werr != nil {
+		return 0, nil, fmt.Errorf("bench: server failed: %w", werr)
+	}
+	usage, ok := m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, nil, errors.New("bench: no resource usage on this platform")
+	}
+	return elapsed, usage, nil
+}
+
+// stop ends the agents (and the server if it still runs).
+func (m *benchMatch) stop() {
+	m.cancel()
+	if m.cmd.ProcessState == nil {
+		_ = m.cmd.Process.Kill()
+		_ = m.cmd.Wait()
+	}
+	m.wg.Wait()
 }
 
 func freePort() (int, error) {

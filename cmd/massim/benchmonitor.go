@@ -6,21 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/rs/zerolog"
-
-	"github.com/massim-go/massim/clients/random"
-	"github.com/massim-go/massim/clients/team"
 )
 
 // runBenchMonitor measures what live viewers cost a match: it plays the
@@ -119,35 +113,22 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 	if err := os.WriteFile(confPath, benchConfig(names, agents, size, steps, agentPort, dir), 0o644); err != nil {
 		return res, fmt.Errorf("bench-monitor: write config: %w", err)
 	}
-	srv := exec.Command(self, "serve", "-conf", confPath, "-monitor", "127.0.0.1:"+strconv.Itoa(httpPort),
-		"-log-format", "json", "-log-level", "error")
-	srv.Stdout, srv.Stderr = io.Discard, io.Discard
-	launch, err := srv.StdinPipe()
+	m, err := startBenchMatch(self, confPath, []string{"-monitor", "127.0.0.1:" + strconv.Itoa(httpPort)}, io.Discard, names, agents, agentPort)
 	if err != nil {
-		return res, fmt.Errorf("bench-monitor: %w", err)
+		return res, err
 	}
-	if err := srv.Start(); err != nil {
-		return res, fmt.Errorf("bench-monitor: start server: %w", err)
-	}
+	defer m.stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = team.Run(ctx, team.Config{Host: "127.0.0.1", Port: agentPort, Team: name, Password: "1",
-				Count: agents, Logger: zerolog.Nop()}, random.ForTeam(int64(i+1)))
-		}()
-	}
-	time.Sleep(time.Second + time.Duration(teams*agents)*2*time.Millisecond)
-	before := rssMB(srv.Process.Pid)
+	m.waitForAgents()
+	pid := m.cmd.Process.Pid
+	before := rssMB(pid)
 	var frames atomic.Int64
 	url := "ws://127.0.0.1:" + strconv.Itoa(httpPort) + "/live/monitor"
 	for range n {
 		c, _, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
 		if err != nil {
-			_ = srv.Process.Kill()
 			return res, fmt.Errorf("bench-monitor: viewer: %w", err)
 		}
 		wg.Add(1)
@@ -171,21 +152,12 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 		}()
 	}
 	time.Sleep(200 * time.Millisecond) // let the server settle the connections
-	res.idleDeltaMB = rssMB(srv.Process.Pid) - before
-	began := time.Now()
-	if _, err := io.WriteString(launch, "\n"); err != nil {
-		return res, fmt.Errorf("bench-monitor: launch: %w", err)
-	}
-	werr := srv.Wait()
-	elapsed := time.Since(began)
+	res.idleDeltaMB = rssMB(pid) - before
+	elapsed, usage, err := m.play()
 	cancel()
 	wg.Wait()
-	if werr != nil {
-		return res, fmt.Errorf("bench-monitor: server failed: %w", werr)
-	}
-	usage, ok := srv.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return res, fmt.Errorf("bench-monitor: no resource usage on this platform")
+	if err != nil {
+		return res, err
 	}
 	res.stepMS = float64(elapsed.Microseconds()) / 1000 / float64(steps)
 	res.cpuMS = float64(time.Duration(usage.Utime.Nano()+usage.Stime.Nano()).Microseconds()) / 1000 / float64(steps)

@@ -31,7 +31,8 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	monitorFlag := fs.String("monitor", "127.0.0.1:8000", "web monitor address (host:port or a port; a free port if taken), or off")
 	pace := fs.Duration("pace", -1, "minimum duration of a step (default 150ms with the monitor, 0 without; 0 = as fast as possible)")
-	linger := fs.Bool("linger", true, "with the monitor: keep it up after the match (for rewinding) until interrupted")
+	linger := fs.Bool("linger", false, "with the monitor: keep it up after the match (for rewinding) until interrupted")
+	dir := fs.String("dir", "", "folder for the demo's results (default: a new temporary folder)")
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -84,8 +85,15 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 			}
 		}()
 	}
+	// Each demo is a fresh tournament in a folder of its own, so an
+	// interrupted demo never blocks the next one.
+	if *dir == "" {
+		if *dir, err = os.MkdirTemp("", "massim-demo-"); err != nil {
+			return fmt.Errorf("demo results folder: %w", err)
+		}
+	}
 	srv := server.New(cfg, log, server.Options{
-		Listen: "127.0.0.1:0", Launch: launch, Observers: append([]server.Observer{progress}, spec.observers...),
+		Dir: *dir, Listen: "127.0.0.1:0", Launch: launch, Observers: append([]server.Observer{progress}, spec.observers...),
 		MinStepDuration: *pace,
 	})
 	if err := srv.Listen(); err != nil {

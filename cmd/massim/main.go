@@ -2,6 +2,8 @@
 //
 //	massim                         the demo: a short match of two sample teams
 //	massim serve -conf FILE        run the tournament of a config file
+//	massim match -conf FILE -teams A,B -out DIR   play one match (one job of a split tournament)
+//	massim standings DIR...        merge the standings of tournament or match folders
 //	massim agents -team A ...      connect sample agents to a server
 //	massim map -conf FILE -o F.png render a simulation's initial world
 //	massim replay DIR              view replays in the browser
@@ -35,6 +37,8 @@ func commands() []command {
 	return []command{
 		{"demo", "play a short demo match of two sample teams (the default)", runDemo},
 		{"serve", "run the tournament of a config file", runServe},
+		{"match", "play one match of a config's teams into a folder", runMatch},
+		{"standings", "merge and print the standings of tournament or match folders", runStandings},
 		{"agents", "connect sample agents to a server", runAgents},
 		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
 		{"replay", "view replay folders in the browser", runReplay},
@@ -82,7 +86,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: massim [command] [flags]")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun \"massim <command> -h\" for the flags of a command.")
 }

@@ -135,7 +135,7 @@ func jsString(s string) string {
 
 // liveMatch runs the demo config (20 agents, 40×40) paced at pace per step
 // with random sample teams, observed by obs, until the test ends.
-func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observer) {
+func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observer) *server.Server {
 	t.Helper()
 	cfg, err := config.Demo()
 	require.NoError(t, err)
@@ -169,6 +169,7 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 		cancel()
 		wg.Wait()
 	})
+	return srv
 }
 
 type scenarioAction = scenario.Action

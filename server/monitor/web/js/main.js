@@ -8,6 +8,7 @@ import { renderPanel, el } from './panel.js';
 import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';
+import { AdminControls } from './admin.js';
 
 const $ = id => document.getElementById(id);
 
@@ -61,6 +62,8 @@ async function start() {
 function openLive(step) {
   app.mode = 'live';
   $('t-live').hidden = false;
+  app.admin = new AdminControls($('admin'), $('btn-admin'), redraw);
+  app.admin.probe();
   if (step !== null) {
     app.live = false;
     app.step = step;
@@ -261,6 +264,7 @@ function render() {
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,
     snapshot: shown,
+    admin: app.admin ? app.admin.status : null,
   };
 }
 

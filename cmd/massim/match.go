@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
+)
+
+// runMatch plays exactly one match (every simulation of the match array)
+// of the named teams and writes its folder: the result file, the manifest
+// (the machine-readable summary "massim standings" merges) and the
+// standings. It is idempotent, so a scheduler may simply run it again after
+// a failure: a recorded match continues after its last completed
+// simulation, a finished one is not played again.
+func runMatch(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f tournamentFlags
+	f.register(fs)
+	teams := fs.String("teams", "", "the teams of the match, in match order, e.g. A,B")
+	out := fs.String("out", "", "folder for the match's results, manifest, standings and replays")
+	if err := fs.Parse(withMonitorDefault(args)); err != nil {
+		return &exitError{code: 2}
+	}
+	lineup := splitTeams(*teams)
+	switch {
+	case len(lineup) == 0:
+		return &exitError{code: 2, err: errors.New("need -teams A,B")}
+	case *out == "":
+		return &exitError{code: 2, err: errors.New("need -out DIR")}
+	}
+	cfg, err := f.load()
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	for _, name := range lineup {
+		if !slices.ContainsFunc(cfg.Teams, func(t config.Team) bool { return t.Name == name }) {
+			return &exitError{code: 2, err: fmt.Errorf("-teams: no team %q in the config", name)}
+		}
+	}
+	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeLog()
+	for _, w := range cfg.Warnings {
+		log.Warn().Msg(w)
+	}
+	opts := server.Options{Lineup: lineup, Resume: true}
+	intoFolder(cfg, &opts, *out)
+	return playTournament(&f, cfg, opts, log, stdout)
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/server/admin"
+)
+
+// tournamentFlags are the flags serve and match share.
+type tournamentFlags struct {
+	conf       string
+	confString string
+	monitor    string
+	launch     string
+	waitAgents time.Duration
+	logs       logFlags
+}
+
+func (f *tournamentFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.conf, "conf", "", "config file (the official MASSim JSON format)")
+	fs.StringVar(&f.confString, "confString", "", "config given inline as JSON")
+	monitorHelp := "web monitor and admin API (/admin/) on a port (8000), host:port, or off; alone: " + defaultMonitorPort
+	fs.StringVar(&f.monitor, "monitor", "off", monitorHelp)
+	fs.StringVar(&f.monitor, "m", "off", "short for -monitor")
+	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
+	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
+		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
+	f.logs.register(fs)
+}
+
+// load reads the config and applies the overrides.
+func (f *tournamentFlags) load() (*config.Config, error) {
+	var cfg *config.Config
+	var err error
+	switch {
+	case f.conf != "":
+		cfg, err = config.Load(f.conf)
+	case f.confString != "":
+		cfg, err = config.Parse("-confString", []byte(f.confString))
+	default:
+		return nil, errors.New("need -conf FILE (or -confString JSON)")
+	}
+	if err == nil {
+		err = server.CheckMatches(cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.launch != "" {
+		if _, err := config.ParseLaunch(f.launch, time.Now()); err != nil {
+			return nil, fmt.Errorf("-launch: %w", err)
+		}
+		cfg.Server.Launch = f.launch
+	}
+	return cfg, nil
+}
+
+// intoFolder makes dir the tournament folder: result files, manifest and
+// standings go there, and replays (when the config records them) into
+// dir/replays, so that one folder holds the whole tournament.
+func intoFolder(cfg *config.Config, opts *server.Options, dir string) {
+	opts.Dir = dir
+	cfg.Server.ResultPath = dir
+	if cfg.Server.ReplayPath != "" {
+		cfg.Server.ReplayPath = filepath.Join(dir, "replays")
+	}
+}
+
+// playTournament runs a prepared server with the console on stdin, the
+// spectators (replays; with -monitor the live monitor and the admin API on
+// the monitor port) and signal handling; then prints the summary and the
+// standings.
+func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options, log zerolog.Logger, stdout io.Writer) error {
+	monitorAddr, monitorOn, err := parseMonitorAddr(f.monitor)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if opts.Console == nil {
+		opts.Console, opts.ConsoleOut = os.Stdin, stdout
+	}
+	opts.WaitForAgents = f.waitAgents
+	spec, err := newSpectators(cfg, monitorOn, log)
+	if err != nil {
+		return err
+	}
+	defer spec.close()
+	opts.Observers = append(opts.Observers, spec.observers...)
+	srv := server.New(cfg, log, opts)
+	if monitorOn {
+		hs, err := listenHTTP(monitorAddr, false, log)
+		if err != nil {
+			return err
+		}
+		spec.mount(hs.Mux)
+		token, source := admin.Token(cfg.Server.AdminToken, os.Getenv)
+		if source != "" {
+			log.Info().Str("tokenFrom", source).Msg("admin API enabled under /admin/")
+		}
+		admin.Mount(hs.Mux, admin.New(srv.Control(), token, log))
+		httpCtx, stopHTTP := context.WithCancel(context.Background())
+		served := hs.Serve(httpCtx)
+		defer func() {
+			stopHTTP()
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("monitor stopped")
+			}
+		}()
+		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
+	}
+	summary, err := srv.Run(ctx)
+	printSummary(stdout, summary)
+	if len(summary.Standings) > 0 {
+		fmt.Fprintln(stdout, "\nstandings:")
+		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
+	if summary.Dir != "" {
+		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)
+	}
+	if errors.Is(err, server.ErrInterrupted) {
+		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
+	}
+	return err
+}
+
+// printSummary prints the scores of every simulation this run completed.
+func printSummary(w io.Writer, s server.Summary) {
+	for _, m := range s.Matches {
+		for _, sim := range m.Simulations {
+			fmt.Fprintf(w, "%s:", sim.Info.Name)
+			for i, ts := range sim.Result.Scores {
+				fmt.Fprintf(w, "  %s %d (rank %d)", ts.Team, ts.Score, sim.Result.Ranking[i])
+			}
+			fmt.Fprintln(w)
+		}
+		if m.ResultFile != "" {
+			fmt.Fprintf(w, "results: %s\n", m.ResultFile)
+		}
+	}
+}
+
+// defaultMonitorPort is REF's monitor port when --monitor has no value.
+const defaultMonitorPort = "8000"
+
+// withMonitorDefault makes REF's valueless "--monitor" / "-m" (CONFIG.md
+// §11) mean port 8000: the Go flag package needs the value spelt out.
+func withMonitorDefault(args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i, a := range args {
+		out = append(out, a)
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if a != "-m" && a != "--m" && a != "-monitor" && a != "--monitor" {
+			continue
+		}
+		if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
+			out = append(out, defaultMonitorPort)
+		}
+	}
+	return out
+}
+
+// splitTeams parses "A,B" into team names.
+func splitTeams(s string) []string {
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}

@@ -1,0 +1,277 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/massim-go/massim/scenario"
+)
+
+// Errors of the controls.
+var (
+	ErrNotPaused = errors.New("the tournament is not paused")
+	ErrStopping  = errors.New("the tournament is stopping")
+	ErrFinished  = errors.New("the tournament is over")
+)
+
+// Tournament phases in TournamentStatus.
+const (
+	PhaseWaiting  = "waiting"  // for the launch
+	PhaseRunning  = "running"  // a simulation is being played
+	PhaseBetween  = "between"  // between two simulations
+	PhaseFinished = "finished" // over: every match played, or stopped
+)
+
+// TournamentStatus is what the status command and GET /admin/status report.
+type TournamentStatus struct {
+	Phase    string `json:"phase"`
+	Paused   bool   `json:"paused"`
+	Stopping bool   `json:"stopping"` // stop requested: the current simulation is the last
+	Mode     string `json:"mode"`
+	// Match is the 0-based number of the current or last match, -1 before
+	// the first; Matches is the number of matches, -1 when endless (random).
+	Match   int      `json:"match"`
+	Matches int      `json:"matches"`
+	Teams   []string `json:"teams"`
+	// Simulation is the index into the match array of the current or last
+	// simulation, -1 before the first; Simulations the length of that array.
+	Simulation  int    `json:"simulation"`
+	Simulations int    `json:"simulations"`
+	Name        string `json:"name"`
+	// Step is the last executed step of the simulation, -1 before step 0.
+	Step      int          `json:"step"`
+	Steps     int          `json:"steps"`
+	Scores    []TeamResult `json:"scores"`    // after Step, match order
+	Completed int          `json:"completed"` // simulations completed in the whole tournament
+}
+
+// Control pauses, single-steps and stops a tournament. The console and the
+// admin API drive it; the step loop asks it before every step, so commands
+// take effect between steps. It is safe for concurrent use.
+type Control struct {
+	mu      sync.Mutex
+	paused  bool
+	grants  int           // single steps allowed while paused
+	changed chan struct{} // closed and replaced when paused, grants or stopping change
+	stop    chan struct{} // closed by Stop
+	view    TournamentStatus
+}
+
+func newControl() *Control {
+	return &Control{
+		changed: make(chan struct{}),
+		stop:    make(chan struct{}),
+		view: TournamentStatus{
+			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
+			Teams: []string{}, Scores: []TeamResult{},
+		},
+	}
+}
+
+// notify wakes everyone waiting for a change; call with mu held.
+func (c *Control) notify() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// Pause holds the tournament before its next step.
+func (c *Control) Pause() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refuseLocked(); err != nil {
+		return err
+	}
+	if !c.paused {
+		c.paused = true
+		c.view.Paused = true
+		c.notify()
+	}
+	return nil
+}
+
+// Continue resumes a paused tournament; it does nothing when not paused.
+func (c *Control) Continue() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.view.Phase == PhaseFinished {
+		return ErrFinished
+	}
+	if c.paused {
+		c.paused, c.grants = false, 0
+		c.view.Paused = false
+		c.notify()
+	}
+	return nil
+}
+
+// Step lets a paused tournament play exactly one more step.
+func (c *Control) Step() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refuseLocked(); err != nil {
+		return err
+	}
+	if !c.paused {
+		return ErrNotPaused
+	}
+	c.grants++
+	c.notify()
+	return nil
+}
+
+// Stop ends the tournament cleanly after the current simulation (at once
+// when none is running). A paused tournament continues, so that the current
+// simulation can finish.
+func (c *Control) Stop() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.view.Phase == PhaseFinished {
+		return ErrFinished
+	}
+	if c.view.Stopping {
+		return nil
+	}
+	c.view.Stopping = true
+	c.paused, c.grants, c.view.Paused = false, 0, false
+	close(c.stop)
+	c.notify()
+	return nil
+}
+
+func (c *Control) refuseLocked() error {
+	switch {
+	case c.view.Phase == PhaseFinished:
+		return ErrFinished
+	case c.view.Stopping:
+		return ErrStopping
+	}
+	return nil
+}
+
+// Status is a copy of the current status.
+func (c *Control) Status() TournamentStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.view
+	v.Teams = slices.Clone(v.Teams)
+	v.Scores = slices.Clone(v.Scores)
+	return v
+}
+
+// stopped is closed once Stop was called.
+func (c *Control) stopped() <-chan struct{} { return c.stop }
+
+func (c *Control) stopRequested() bool {
+	select {
+	case <-c.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// beforeStep returns when the next step may run: at once unless paused;
+// while paused, when continued, stopped or granted a single step.
+func (c *Control) beforeStep(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		if !c.paused {
+			c.mu.Unlock()
+			return nil
+		}
+		if c.grants > 0 {
+			c.grants--
+			c.mu.Unlock()
+			return nil
+		}
+		changed := c.changed
+		c.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("paused: %w", ErrInterrupted)
+		}
+	}
+}
+
+// update changes the status view.
+func (c *Control) update(f func(v *TournamentStatus)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.view)
+}
+
+// describe sets what the status says about the tournament as a whole.
+func (c *Control) describe(mode string, matches, simulations, completed int) {
+	c.update(func(v *TournamentStatus) {
+		v.Mode, v.Matches, v.Simulations, v.Completed = mode, matches, simulations, completed
+	})
+}
+
+func (c *Control) simulationStarted(info SimInfo) {
+	c.update(func(v *TournamentStatus) {
+		v.Phase, v.Match, v.Teams, v.Simulation = PhaseRunning, info.Match, slices.Clone(info.Teams), info.Index
+		v.Name, v.Step, v.Steps = info.Name, -1, info.Steps
+		v.Scores = make([]TeamResult, len(info.Teams))
+		for i, t := range info.Teams {
+			v.Scores[i] = TeamResult{Team: t, Ranking: 1}
+		}
+	})
+}
+
+func (c *Control) stepDone(step int, scores []scenario.TeamScore) {
+	live := make([]TeamResult, len(scores))
+	for i, s := range scores {
+		live[i] = TeamResult{Team: s.Team, Score: s.Score, Ranking: 1}
+		for _, o := range scores {
+			if o.Score > s.Score {
+				live[i].Ranking++
+			}
+		}
+	}
+	c.update(func(v *TournamentStatus) { v.Step, v.Scores = step, live })
+}
+
+func (c *Control) simulationEnded() {
+	c.update(func(v *TournamentStatus) { v.Phase = PhaseBetween; v.Completed++ })
+}
+
+func (c *Control) finished() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.view.Phase = PhaseFinished
+	c.paused, c.view.Paused = false, false
+	c.notify()
+}
+
+// String renders the status as one console line.
+func (v TournamentStatus) String() string {
+	var b strings.Builder
+	state := v.Phase
+	switch {
+	case v.Stopping && v.Phase != PhaseFinished:
+		state += ", stopping after this simulation"
+	case v.Paused:
+		state += ", paused"
+	}
+	fmt.Fprintf(&b, "%s (%s)", state, v.Mode)
+	if v.Match < 0 {
+		fmt.Fprintf(&b, "; %d simulations completed", v.Completed)
+		return b.String()
+	}
+	matches := "∞"
+	if v.Matches >= 0 {
+		matches = fmt.Sprint(v.Matches)
+	}
+	fmt.Fprintf(&b, "; match %d/%s (%s), simulation %d/%d %s, step %d/%d; scores",
+		v.Match+1, matches, strings.Join(v.Teams, " vs "), v.Simulation+1, v.Simulations, v.Name, v.Step+1, v.Steps)
+	for _, s := range v.Scores {
+		fmt.Fprintf(&b, " %s %d", s.Team, s.Score)
+	}
+	fmt.Fprintf(&b, "; %d simulations completed", v.Completed)
+	return b.String()
+}

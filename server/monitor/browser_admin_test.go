@@ -1,0 +1,60 @@
+package monitor_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/server/admin"
+	"github.com/massim-go/massim/server/monitor"
+)
+
+// TestBrowser_OrganizerPausesStepsAndContinuesFromThePage drives the admin
+// API through the page's controls: the token is entered once, pause stops
+// the match, step advances exactly one step, continue resumes it.
+func TestBrowser_OrganizerPausesStepsAndContinuesFromThePage(t *testing.T) {
+	page := openBrowser(t)
+	ctx := browserCtx(t)
+	hub := monitor.NewHub(monitor.Options{})
+	srv := liveMatch(t, 5000, 30*time.Millisecond, hub)
+	mux := http.NewServeMux()
+	monitor.Mount(mux, monitor.Routes{Hub: hub})
+	admin.Mount(mux, admin.New(srv.Control(), "s3cret", zerolog.Nop()))
+	ts := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		hub.Close()
+		ts.Close()
+	})
+	waitUntil(t, "the match runs", func() bool { return historyLast(ts.URL) >= 3 })
+
+	require.NoError(t, page.Navigate(ctx, ts.URL+"/"))
+	waitJS(t, ctx, page, `window.massim && massim.mode === "live" && !document.getElementById("btn-admin").hidden`)
+	require.NoError(t, page.Eval(ctx, `document.getElementById("btn-admin").click()`, nil))
+	waitJS(t, ctx, page, `document.getElementById("admin-state").textContent.includes("token")`)
+
+	require.NoError(t, page.Eval(ctx, `(() => { const i = document.getElementById("admin-token"); i.value = "s3cret"; i.form.requestSubmit(); })()`, nil))
+	waitJS(t, ctx, page, `massim.admin !== null && massim.admin.phase !== undefined && !massim.admin.paused`)
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-pause").click()`, nil))
+	waitJS(t, ctx, page, `massim.admin.paused && !document.getElementById("admin-step").disabled`)
+	assert.True(t, srv.Control().Status().Paused)
+	time.Sleep(100 * time.Millisecond) // a step in progress when pausing still finishes
+	paused := srv.Control().Status().Step
+	time.Sleep(150 * time.Millisecond)
+	assert.Equal(t, paused, srv.Control().Status().Step, "no step while paused")
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-step").click()`, nil))
+	waitUntil(t, "one more step", func() bool { return srv.Control().Status().Step == paused+1 })
+	time.Sleep(150 * time.Millisecond)
+	assert.Equal(t, paused+1, srv.Control().Status().Step, "exactly one step")
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-continue").click()`, nil))
+	waitUntil(t, "the match runs again", func() bool { return srv.Control().Status().Step > paused+3 })
+	saveScreenshot(t, ctx, page, "monitor-admin.png")
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}

@@ -1,0 +1,171 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/massim-go/massim/config"
+)
+
+// plan is a tournament ready to play: its schedule, its record and the
+// first simulation still to play.
+type plan struct {
+	schedule *schedule
+	record   *record
+	match    int  // match of the next simulation
+	index    int  // its index into the match array
+	finished bool // nothing is left to play
+}
+
+// tournamentDir is where manifest, standings and result files go.
+func (s *Server) tournamentDir() string {
+	if s.opts.Dir != "" {
+		return s.opts.Dir
+	}
+	return s.cfg.Server.ResultPath
+}
+
+// openTournament starts a new tournament or, with Options.Resume, continues
+// the one recorded in the tournament directory.
+func (s *Server) openTournament() (*plan, error) {
+	dir := s.tournamentDir()
+	checksum, err := s.cfg.Checksum()
+	if err != nil {
+		return nil, err
+	}
+	var old *Manifest
+	if dir != "" {
+		old, err = ReadManifest(filepath.Join(dir, ManifestFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			old, err = nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case old != nil && s.opts.Resume:
+		return s.resume(dir, checksum, old)
+	case old != nil && old.State == StateRunning:
+		return nil, fmt.Errorf("%s holds an unfinished tournament (%d simulations played, state %q): "+
+			"continue it with -resume, or move it away or use another folder (-dir) to start a new one",
+			dir, len(old.Simulations), old.State)
+	case old != nil:
+		if err := archive(dir, old); err != nil {
+			return nil, err
+		}
+		s.log.Warn().Str("dir", dir).Str("state", old.State).Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
+	case s.opts.Resume:
+		s.log.Warn().Str("dir", dir).Msg("nothing to resume: no tournament manifest, a new tournament starts")
+	}
+	return s.newTournament(dir, checksum)
+}
+
+func (s *Server) newTournament(dir, checksum string) (*plan, error) {
+	seed := s.opts.TournamentSeed
+	if seed == 0 {
+		seed = s.now().UnixNano()
+	}
+	sched, err := newSchedule(s.cfg, s.opts.Lineup, seed)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	m := Manifest{
+		Format: ManifestFormat, ConfigChecksum: checksum, Mode: sched.mode,
+		Teams: s.standingTeams(), Started: now.UTC(), State: StateRunning,
+		Simulations: []SimRecord{}, ResultFiles: []ResultFileRecord{},
+	}
+	if sched.mode == config.ModeRandom {
+		m.RandomSeed = &seed
+	}
+	rec := &record{dir: dir, manifest: m, now: s.now}
+	if err := rec.save(); err != nil {
+		return nil, fmt.Errorf("start tournament: %w", err)
+	}
+	return &plan{schedule: sched, record: rec, finished: sched.matches() == 0}, nil
+}
+
+// standingTeams are the teams a tournament's standings list: the line-up of
+// a single match, or every configured team.
+func (s *Server) standingTeams() []string {
+	if len(s.opts.Lineup) > 0 {
+		return slices.Clone(s.opts.Lineup)
+	}
+	return teamNames(s.cfg.Teams)
+}
+
+// resume continues the recorded tournament after its last completed
+// simulation. It refuses a different config or schedule: mixing results of
+// two different tournaments would make the standings meaningless.
+func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
+	refuse := func(format string, args ...any) error {
+		return fmt.Errorf("refusing to resume the tournament in %s: %s", dir, fmt.Sprintf(format, args...))
+	}
+	if old.ConfigChecksum != checksum {
+		return nil, refuse("it was started with a different config (checksum %s, this config has %s); "+
+			"resume it with the config it started with, or start a new tournament in another folder (-dir)",
+			old.ConfigChecksum, checksum)
+	}
+	var seed int64
+	if old.RandomSeed != nil {
+		seed = *old.RandomSeed
+	}
+	sched, err := newSchedule(s.cfg, s.opts.Lineup, seed)
+	if err != nil {
+		return nil, err
+	}
+	if old.Mode != sched.mode {
+		return nil, refuse("it is a %s tournament, not %s", old.Mode, sched.mode)
+	}
+	if sched.mode == config.ModeRandom && old.RandomSeed == nil {
+		return nil, refuse("the manifest of a random tournament has no randomSeed")
+	}
+	if want := s.standingTeams(); !slices.Equal(old.Teams, want) {
+		return nil, refuse("it is played by %s, not %s", teamList(old.Teams), teamList(want))
+	}
+	// The completed simulations must be exactly the first ones of the schedule.
+	match, index := 0, 0
+	for _, sim := range old.Simulations {
+		lineup, ok := sched.lineup(match)
+		if !ok || sim.Match != match || sim.Index != index || !slices.Equal(sim.Teams(), teamNames(lineup)) {
+			return nil, refuse("its simulation %s (match %d, simulation %d, teams %s) is not the next one of the schedule (match %d, simulation %d)",
+				sim.Name, sim.Match, sim.Index, teamList(sim.Teams()), match, index)
+		}
+		if index++; index == len(s.cfg.Match) {
+			match, index = match+1, 0
+		}
+	}
+	rec := &record{dir: dir, manifest: *old, now: s.now}
+	_, more := sched.lineup(match)
+	p := &plan{schedule: sched, record: rec, match: match, index: index, finished: !more}
+	state := StateRunning
+	if p.finished {
+		state = StateFinished
+	}
+	if err := rec.setState(state); err != nil {
+		return nil, err
+	}
+	s.log.Info().Str("dir", dir).Int("played", len(old.Simulations)).Int("match", match).Int("simulation", index).
+		Bool("finished", p.finished).Msg("resuming the tournament")
+	return p, nil
+}
+
+// archive renames the manifest and standings of a previous tournament in
+// dir, so that a new tournament can start there without losing them.
+func archive(dir string, old *Manifest) error {
+	stamp := old.Started.Local().Format("2006-01-02-15-04-05")
+	for _, name := range []string{ManifestFile, StandingsName} {
+		from := filepath.Join(dir, name)
+		ext := filepath.Ext(name)
+		to := filepath.Join(dir, name[:len(name)-len(ext)]+"-"+stamp+ext)
+		if err := os.Rename(from, to); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("keep the previous tournament's %s: %w", name, err)
+		}
+	}
+	return nil
+}

@@ -8,12 +8,15 @@ import (
 	"github.com/massim-go/massim/clients/memory"
 )
 
-// Two-block assembly. The submitter stands in a goal zone holding the
-// anchor block and posts an order for the other block; a helper whose
-// frame is linked to the submitter's claims it, fetches the block, stands
-// so that its block lands on the order's cell, and both connect in the
-// same step (the helper connects every step once in place; the submitter
-// when it sees the helper ready). Then the submitter submits.
+// Two-block assembly. An agent holding the anchor block of a two-block
+// task posts an order for the other block when it chooses the task, so
+// that a helper (an agent whose frame is linked to the submitter's) can
+// claim it and fetch the block while the submitter walks to a goal zone.
+// There the submitter places the order: the helper's block must go next
+// to its anchor block. The helper stands so that its block lands on that
+// cell, and both connect in the same step (the helper connects every step
+// once in place; the submitter when it sees the helper ready). Then the
+// submitter submits.
 
 // orderIdle is how many steps an order survives without its skill running
 // (the agent was interrupted, e.g. by a clear event).
@@ -22,13 +25,49 @@ const orderIdle = 3
 // touchOrder notes that the agent's order skill ran this step.
 func (b *brain) touchOrder() { b.plan.touched = b.p.Step }
 
-// expireOrder withdraws a submitter's order when its assemble skill
-// stopped running (the agent was interrupted); called after every tick.
-// A helper's part ends through its own skills (connect, release).
+// orderUnplacedWait bounds how long an order may wait for its submitter
+// to reach a goal zone.
+const orderUnplacedWait = 80
+
+// expireOrder keeps a submitter's order in line with what the agent does,
+// after every tick: it is withdrawn when the agent no longer holds a block
+// for its task or takes too long, and unplaced when the assembly was
+// interrupted (the agent left to escape a clear event, say). A helper's
+// part ends through its own skills (connect, release).
 func (b *brain) expireOrder() {
-	if b.plan.role == submitter && b.p.Step-b.plan.touched >= orderIdle {
-		b.finishOrder()
+	if b.plan.role != submitter {
+		return
 	}
+	v, ok := b.team.squad.view(b.user, b.plan.order)
+	switch {
+	case !ok || len(b.heldBlocks()) == 0 || b.plan.task == nil || b.plan.task.Name != v.task:
+		b.finishOrder()
+	case !v.placed && b.p.Step-b.plan.since > orderUnplacedWait:
+		b.markBad(v.task)
+		b.finishOrder()
+	case v.placed && b.p.Step-b.plan.touched >= orderIdle:
+		b.team.squad.place(v.id, false, game.Pos{}, game.Pos{})
+	}
+}
+
+// orderFor makes sure the submitter has an order for a two-block task
+// (and none for a one-block one).
+func (b *brain) orderFor(t *game.Task) {
+	if len(t.Reqs) != 2 {
+		if b.plan.role == submitter {
+			b.finishOrder()
+		}
+		return
+	}
+	if b.plan.role == submitter {
+		if v, ok := b.team.squad.view(b.user, b.plan.order); ok && v.task == t.Name {
+			return
+		}
+	}
+	b.finishOrder()
+	b.plan.order = b.team.squad.post(b, t.Name, otherReq(*t).Type)
+	b.plan.role, b.plan.since, b.plan.touched = submitter, b.p.Step, b.p.Step
+	b.log.Debug().Int("step", b.p.Step).Int("order", b.plan.order).Str("task", t.Name).Msg("order posted")
 }
 
 // releaseSkill gives up the agent's part in its order; the order is not
@@ -65,22 +104,12 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if len(t.Reqs) == 1 {
 		return bt.Success
 	}
-	b.touchOrder()
-	if _, active := b.p.Task(t.Name); !active {
+	if _, active := b.p.Task(t.Name); !active || b.plan.role != submitter {
 		b.finishOrder()
 		return bt.Failure
 	}
+	b.touchOrder()
 	other := otherReq(*t)
-	if b.plan.role != submitter {
-		if !b.mayOrder() { // others are waiting for helpers already
-			b.markBad(t.Name)
-			return bt.Failure
-		}
-		b.finishOrder()
-		b.plan.order = b.team.squad.post(b, t.Name, b.mem.Pos(), b.mem.Pos().Add(other.Pos), other.Type)
-		b.plan.role, b.plan.since = submitter, b.p.Step
-		b.log.Debug().Int("step", b.p.Step).Int("order", b.plan.order).Str("task", t.Name).Msg("order posted")
-	}
 	v, ok := b.team.squad.view(b.user, b.plan.order)
 	if !ok {
 		b.finishOrder()
@@ -93,8 +122,16 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if v.connected {
 		return bt.Success
 	}
-	if v.at != b.mem.Pos() || (b.p.Step-b.plan.since > twoBlockWait && !v.ready) {
-		b.log.Debug().Int("step", b.p.Step).Int("order", v.id).Str("helper", v.helper).Bool("moved", v.at != b.mem.Pos()).Msg("order given up")
+	if !v.placed || v.at != b.mem.Pos() {
+		at := b.mem.Pos()
+		b.team.squad.place(v.id, true, at, at.Add(other.Pos))
+		b.plan.placed = b.p.Step
+		b.log.Debug().Int("step", b.p.Step).Int("order", v.id).Str("helper", v.helper).Msg("order placed")
+		c.Act(game.Skip())
+		return bt.Running
+	}
+	if b.p.Step-b.plan.placed > twoBlockWait && !v.ready {
+		b.log.Debug().Int("step", b.p.Step).Int("order", v.id).Str("helper", v.helper).Msg("order given up")
 		b.markBad(t.Name)
 		b.finishOrder()
 		return bt.Failure
@@ -154,7 +191,7 @@ type spot struct {
 // the side the block is already on is preferred, then the nearest cell.
 func (b *brain) helperSpot() (spot, bool) {
 	v, ok := b.team.squad.view(b.user, b.plan.order)
-	if !ok || b.plan.role != helper {
+	if !ok || b.plan.role != helper || !v.placed {
 		return spot{}, false
 	}
 	current := game.Pos{X: 0, Y: 1}
@@ -181,6 +218,30 @@ func (b *brain) helperSpot() (spot, bool) {
 		}
 	}
 	return best, bestScore >= 0
+}
+
+// nearSubmitter is how close a helper waits for its submitter to place
+// the order.
+const nearSubmitter = 4
+
+// gotoSubmitter brings the helper near its submitter and waits there
+// until the order is placed.
+func (b *brain) gotoSubmitter(c *bt.Context) bt.Status {
+	v, ok := b.team.squad.view(b.user, b.plan.order)
+	if !ok || b.plan.role != helper {
+		b.finishOrder()
+		return bt.Failure
+	}
+	if v.placed {
+		return bt.Success
+	}
+	if v.near.Dist(b.mem.Pos()) > nearSubmitter {
+		if st := b.walkTo(c, []game.Pos{v.near}); st == bt.Running {
+			return st
+		}
+	}
+	c.Act(game.Skip())
+	return bt.Running
 }
 
 // gotoOrder walks the helper to its spot.

@@ -47,7 +47,7 @@ func skillList() []bt.Skill {
 			func(b *brain, c *bt.Context, _ *bt.Call) bt.Status { return b.escapeStep(c) }),
 		skill("adopt", "go to the nearest known role zone and adopt the role", []bt.Param{str("role", false)}, (*brain).adoptSkill),
 		skill("pickBlock", "choose the block type to fetch (the nearest needed one)", nil, (*brain).pickBlockSkill),
-		skill("goto", "walk to: dispenser [type] (next to one of the chosen type), goal, rolezone, order",
+		skill("goto", "walk to: dispenser [type] (next to one of the chosen type), goal, rolezone, submitter (near it, until it places its order), order (the helper's spot)",
 			[]bt.Param{str("where", false), str("type", true)}, (*brain).gotoSkill),
 		skill("request", "request a block from the adjacent dispenser of the chosen type", nil, (*brain).requestSkill),
 		skill("attachTo", "attach the thing in direction dir (n, e, s, w), by default the adjacent loose block of the chosen type",
@@ -138,6 +138,8 @@ func (b *brain) gotoSkill(c *bt.Context, call *bt.Call) bt.Status {
 		return b.walkTo(c, b.knownRoleZones())
 	case "order":
 		return b.gotoOrder(c)
+	case "submitter":
+		return b.gotoSubmitter(c)
 	}
 	c.Log().Error().Str("where", call.Arg(0)).Msg("goto: unknown destination")
 	return bt.Failure
@@ -308,6 +310,7 @@ func (b *brain) pickTaskSkill(_ *bt.Context, _ *bt.Call) bt.Status {
 	if b.plan.task == nil || b.plan.task.Name != t.Name {
 		b.plan.task = t
 	}
+	b.orderFor(t)
 	return bt.Success
 }
 

@@ -66,6 +66,7 @@ type order struct {
 	task      string
 	submitter string
 	genS      int
+	placed    bool     // the submitter stands in the goal zone: at and cell are set
 	at        game.Pos // the submitter's cell, in its frame
 	cell      game.Pos // where the helper's block must go, in the submitter's frame
 	block     string
@@ -254,14 +255,32 @@ func (s *squad) shared(me string) (dispensers []memory.Landmark, goals, roles []
 	return dispensers, goals, roles
 }
 
-// post opens an order for a two-block task and returns its id.
-func (s *squad) post(b *brain, task string, at, cell game.Pos, block string) int {
+// post opens an order for a two-block task and returns its id. The order
+// is placed later, when the submitter stands in a goal zone.
+func (s *squad) post(b *brain, task string, block string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
 	s.orders = append(s.orders, &order{id: s.nextID, task: task, submitter: b.user, genS: b.squadID,
-		at: at, cell: cell, block: block, created: b.p.Step})
+		block: block, created: b.p.Step})
 	return s.nextID
+}
+
+// place fixes (placed) or withdraws (!placed) where an order is assembled:
+// the submitter stands at at, the helper's block goes to cell (submitter's
+// frame). A helper that was in place must find its new spot.
+func (s *squad) place(id int, placed bool, at, cell game.Pos) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.orders {
+		if o.id != id {
+			continue
+		}
+		o.placed, o.at, o.cell = placed, at, cell
+		if h := s.members[o.helper]; h != nil && h.ready != nil && h.ready.order == id {
+			h.ready = nil
+		}
+	}
 }
 
 // intents counts, per block type, the other members that hold or fetch it.
@@ -301,7 +320,9 @@ type orderView struct {
 	id        int
 	task      string
 	submitter string
-	at, cell  game.Pos // in the viewer's frame
+	placed    bool
+	at, cell  game.Pos // in the viewer's frame, once placed
+	near      game.Pos // where the submitter is now, in the viewer's frame
 	block     string
 	helper    string
 	ready     bool // the helper is in place (reported this or the previous step)
@@ -326,8 +347,11 @@ func (s *squad) viewLocked(me string, o *order) (orderView, bool) {
 	if !ok {
 		return orderView{}, false
 	}
-	v := orderView{id: o.id, task: o.task, submitter: o.submitter, at: o.at.Add(off), cell: o.cell.Add(off),
+	v := orderView{id: o.id, task: o.task, submitter: o.submitter, placed: o.placed, at: o.at.Add(off), cell: o.cell.Add(off),
 		block: o.block, helper: o.helper, connected: o.connected}
+	if sm := s.members[o.submitter]; sm != nil {
+		v.near = sm.pos.Add(off)
+	}
 	if h := s.members[o.helper]; h != nil && h.ready != nil && h.ready.order == o.id {
 		v.ready = h.ready.step >= h.step-1
 	}
@@ -351,10 +375,10 @@ func (s *squad) claim(b *brain, types map[string]bool, skip map[int]bool, maxDis
 			continue
 		}
 		v, ok := s.viewLocked(b.user, o)
-		if !ok || !types[o.block] || v.cell.Dist(b.mem.Pos()) > maxDist {
+		if !ok || !types[o.block] || v.near.Dist(b.mem.Pos()) > maxDist {
 			continue
 		}
-		if best == nil || v.cell.Dist(b.mem.Pos()) < bestView.cell.Dist(b.mem.Pos()) {
+		if best == nil || v.near.Dist(b.mem.Pos()) < bestView.near.Dist(b.mem.Pos()) {
 			best, bestView = o, v
 		}
 	}

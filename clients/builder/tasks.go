@@ -15,6 +15,7 @@ type plan struct {
 	role    orderRole      // the agent's part in the order
 	since   int            // step the current order part started
 	touched int            // last step an order skill ran
+	placed  int            // step the submitter placed its order
 	idle    int            // first step of holding a block no task wants; -1 if it is wanted
 	bad     map[string]int // tasks that failed recently, until the given step
 	dropped map[int]bool   // orders the agent gave up helping with

@@ -72,7 +72,7 @@ func (b *brain) walkTo(c *bt.Context, targets []game.Pos) bt.Status {
 		return bt.Failure
 	}
 	first := b.mem.Rel(path[0])
-	if cell := b.mem.At(path[0]); !slices.Contains(b.attached, first) && (cell.Terrain == memory.Obstacle || cell.Block != "") {
+	if cell := b.mem.At(path[0]); !slices.Contains(b.attached, first) && !cell.Held && (cell.Terrain == memory.Obstacle || cell.Block != "") {
 		c.Act(game.Clear(first.X, first.Y))
 		return bt.Running
 	}

@@ -265,13 +265,14 @@ func (b *brain) requestSkill(c *bt.Context, call *bt.Call) bt.Status {
 	return bt.Running
 }
 
-// blockedDispenserDir finds an adjacent dispenser of the type with a loose
-// block on it.
+// blockedDispenserDir finds an adjacent dispenser of the type with an
+// abandoned block on it: loose, and no other agent next to it (a block an
+// agent just requested is its to attach, not ours to clear).
 func (b *brain) blockedDispenserDir(typ string) (game.Dir, bool) {
 	for _, d := range game.Dirs {
 		off := d.Offset()
 		if t, ok := b.p.Thing(off, game.KindDispenser); ok && t.Details == typ {
-			if _, block := b.p.Thing(off, game.KindBlock); block && !b.p.IsAttached(off) {
+			if _, block := b.p.Thing(off, game.KindBlock); block && !b.p.IsAttached(off) && !b.entityNextTo(off) {
 				return d, true
 			}
 		}

@@ -31,6 +31,7 @@ type Cell struct {
 	seen      int // step last seen + 1; 0 = never
 	Terrain   Terrain
 	Block     string // type of a block seen there
+	Held      bool   // the block or obstacle there was attached to an entity
 	Entity    string // team of an entity seen there
 	Dispenser string // type of a dispenser there
 	Goal      bool

@@ -198,6 +198,9 @@ func (m *Memory) see(p *game.Percept, vision int) {
 			}
 		}
 	}
+	for _, a := range p.Attached {
+		m.cells.ref(m.pos.Add(a)).Held = true
+	}
 	for _, z := range p.GoalZones {
 		at := m.pos.Add(z)
 		m.cells.ref(at).Goal = true

@@ -44,8 +44,9 @@ type PathOptions struct {
 // false and the path leads to the explored position closest to a target.
 //
 // Obstacles and blocks are impassable (or dug, see DigCost), and so are
-// entities seen in the current step; entities seen earlier are assumed to
-// have moved on. Cells marked for a clear event are avoided.
+// entities and the things they hold seen in the current step; those seen
+// earlier are assumed to have moved on. Cells marked for a clear event are
+// avoided.
 func (m *Memory) Path(targets []game.Pos, opt PathOptions) (path []game.Pos, ok bool) {
 	if len(targets) == 0 {
 		return nil, false
@@ -103,6 +104,10 @@ func (s *search) cellCost(p game.Pos, dig bool) int {
 	switch {
 	case !c.Known():
 		return s.opt.UnknownCost
+	case c.Held && c.Seen() < s.m.step:
+		// Something an agent held: it has moved on with its holder.
+	case c.Held:
+		return -1 // held things survive clear actions: no digging
 	case c.Terrain == Obstacle || c.Block != "":
 		if !dig || s.opt.DigCost <= 0 {
 			return -1

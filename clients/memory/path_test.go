@@ -131,3 +131,26 @@ func TestPathCanRefuseToEnterClearEventAreas(t *testing.T) {
 	_, ok = m.Path([]game.Pos{{X: 0, Y: -1}}, PathOptions{AvoidDanger: true, MaxNodes: 300})
 	assert.False(t, ok, "a marked target cannot be reached")
 }
+
+func TestPathNeverDigsThroughThingsAgentsHold(t *testing.T) {
+	// An agent of the other team holds a block north of our agent: clear
+	// actions cannot destroy it, so it is no shortcut; once out of sight
+	// it is assumed to have moved on with its holder.
+	p := game.Percept{Step: 0, Things: []game.Thing{
+		{Pos: game.Pos{X: 0, Y: -1}, Kind: game.KindBlock, Details: "b0"},
+		{Pos: game.Pos{X: 0, Y: -2}, Kind: game.KindEntity, Details: "B"},
+		{Pos: game.Pos{X: -1, Y: 0}, Kind: game.KindObstacle},
+		{Pos: game.Pos{X: 1, Y: 0}, Kind: game.KindObstacle},
+		{Pos: game.Pos{X: 0, Y: 1}, Kind: game.KindObstacle},
+	}, Attached: []game.Pos{{X: 0, Y: -1}}}
+	m := New()
+	m.Update(&p, 3, 1)
+	assert.True(t, m.At(game.Pos{X: 0, Y: -1}).Held)
+	path, _ := m.Path([]game.Pos{{X: 0, Y: -4}}, PathOptions{DigCost: 2, MaxNodes: 200})
+	assert.NotContains(t, path, game.Pos{X: 0, Y: -1}, "digs sideways instead")
+
+	m.Update(&game.Percept{Step: 1}, 0, 1) // sees only its own cell now
+	path, ok := m.Path([]game.Pos{{X: 0, Y: -4}}, PathOptions{DigCost: 2, MaxNodes: 200})
+	require.True(t, ok)
+	assert.Equal(t, game.Pos{X: 0, Y: -1}, path[0], "the held block went away with its holder")
+}

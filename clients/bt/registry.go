@@ -18,8 +18,11 @@ type Registry struct {
 
 // NewRegistry returns a registry with the built-in skills and functions:
 //
-//	skills:    skip, wait(steps), succeed, fail, set(key, value?), unset(key)
-//	functions: step(), chance(p), flag(key)
+//	skills:    skip, wait(steps), succeed, fail, set(key, value?), unset(key),
+//	           teamSet(key, value?), teamUnset(key)
+//	functions: step(), chance(p), flag(key), teamFlag(key)
+//
+// set/unset/flag use the agent's blackboard, the team variants the team's.
 func NewRegistry() *Registry {
 	r := &Registry{skills: map[string]*Skill{}, funcs: map[string]*Func{}}
 	for _, s := range builtinSkills() {
@@ -129,7 +132,31 @@ func builtinSkills() []Skill {
 				c.Blackboard().Delete(call.Arg(0))
 				return Success
 			}},
+		{Name: "teamSet", Doc: "store value (default true) under key on the team's blackboard",
+			Params: []Param{{Name: "key", Kind: KindString}, {Name: "value", Kind: KindAny, Optional: true}},
+			Run: func(c *Context, call *Call) Status {
+				v := Bool(true)
+				if len(call.Args) > 1 {
+					v = call.Args[1]
+				}
+				c.Team().Set(call.Arg(0), v)
+				return Success
+			}},
+		{Name: "teamUnset", Doc: "remove key from the team's blackboard", Params: []Param{{Name: "key", Kind: KindString}},
+			Run: func(c *Context, call *Call) Status {
+				c.Team().Delete(call.Arg(0))
+				return Success
+			}},
 	}
+}
+
+// truthy is what flag and teamFlag make of a blackboard entry: a boolean
+// value counts as itself, anything else present as true.
+func truthy(v any, ok bool) Value {
+	if b, isValue := v.(Value); isValue && b.Kind == KindBool {
+		return Bool(b.Bool)
+	}
+	return Bool(ok)
 }
 
 func builtinFuncs() []Func {
@@ -140,12 +167,9 @@ func builtinFuncs() []Func {
 			Fn: func(c *Context, a []Value) Value { return Bool(c.Rand().Float64() < a[0].Num) }},
 		{Name: "flag", Doc: "whether key is set on the agent's blackboard (to anything but false)",
 			Params: []Kind{KindString}, Result: KindBool,
-			Fn: func(c *Context, a []Value) Value {
-				v, ok := c.Blackboard().Get(a[0].Str)
-				if b, isValue := v.(Value); isValue && b.Kind == KindBool {
-					return Bool(b.Bool)
-				}
-				return Bool(ok)
-			}},
+			Fn: func(c *Context, a []Value) Value { return truthy(c.Blackboard().Get(a[0].Str)) }},
+		{Name: "teamFlag", Doc: "whether key is set on the team's blackboard (to anything but false)",
+			Params: []Kind{KindString}, Result: KindBool,
+			Fn: func(c *Context, a []Value) Value { return truthy(c.Team().Get(a[0].Str)) }},
 	}
 }

@@ -58,3 +58,30 @@ func TestBuiltinSkills(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, String("fetch"), v)
 }
+
+func TestTeamBlackboardSkillsAreSeenByTeammates(t *testing.T) {
+	r := NewRegistry()
+	board := NewTeamBoard()
+	set, _ := r.Skill("teamSet")
+	unset, _ := r.Skill("teamUnset")
+	flag, _ := r.Func("teamFlag")
+	setLeaf, err := Action(set, String("goal-found"))
+	require.NoError(t, err)
+	unsetLeaf, err := Action(unset, String("goal-found"))
+	require.NoError(t, err)
+	writer, err := NewTree("writer", setLeaf)
+	require.NoError(t, err)
+	eraser, err := NewTree("eraser", unsetLeaf)
+	require.NoError(t, err)
+	reader, err := NewTree("reader", Condition(Must(Apply(flag, Const(String("goal-found"))))))
+	require.NoError(t, err)
+	one := writer.Instance(Options{Team: board, RootTicks: 1})
+	two := reader.Instance(Options{Team: board, RootTicks: 1})
+	three := eraser.Instance(Options{Team: board, RootTicks: 1})
+
+	assert.Equal(t, Failure, tick(two, 0))
+	tick(one, 0)
+	assert.Equal(t, Success, tick(two, 1), "a teammate's flag")
+	tick(three, 2)
+	assert.Equal(t, Failure, tick(two, 2))
+}

@@ -201,3 +201,16 @@ func TestANewSimulationStartsWithAFreshMemory(t *testing.T) {
 	assert.Empty(t, b.attached)
 	assert.Equal(t, -1, b.plan.idle)
 }
+
+func TestTheSquadLearnsTheTorusSizeFromFrameOffsetsThatJumpByAPeriod(t *testing.T) {
+	var tr torus
+	tr.observe(game.Pos{X: 1, Y: 0}) // a tracking error, not a period
+	tr.observe(game.Pos{X: 40, Y: 0})
+	assert.Zero(t, tr.size[0], "one observation is not enough")
+	tr.observe(game.Pos{X: -40, Y: 3})
+	assert.Equal(t, [2]int{40, 0}, tr.size)
+	assert.Equal(t, game.Pos{X: -40}, tr.shift(game.Pos{X: 45, Y: 7}, game.Pos{X: 2, Y: 100}),
+		"x moves by whole periods next to the reference; y (unknown) stays")
+	assert.Equal(t, game.Pos{X: 80}, tr.shift(game.Pos{X: -75}, game.Pos{}))
+	assert.Equal(t, game.Pos{}, tr.shift(game.Pos{X: 19}, game.Pos{}))
+}

@@ -25,6 +25,7 @@ type squad struct {
 	edges   map[[2]string]edge // keyed by (a, b) with a < b
 	orders  []*order
 	nextID  int
+	torus   torus
 }
 
 type member struct {
@@ -168,7 +169,59 @@ func (s *squad) setEdge(a string, genA int, b string, genB int, off game.Pos) {
 	if b < a {
 		a, b, genA, genB, off = b, a, genB, genA, off.Neg()
 	}
-	s.edges[[2]string{a, b}] = edge{genA: genA, genB: genB, off: off}
+	key := [2]string{a, b}
+	if old, ok := s.edges[key]; ok && old.genA == genA && old.genB == genB && old.off != off {
+		s.torus.observe(off.Sub(old.off))
+	}
+	s.edges[key] = edge{genA: genA, genB: genB, off: off}
+}
+
+// minPeriod is the smallest grid size the squad infers: smaller changes
+// of a frame offset are tracking errors, not trips round the world.
+const minPeriod = 10
+
+// torus is what the squad learned of the grid's size. Agents only track
+// positions in the unbounded plane of their own frame; when one of two
+// linked agents goes round the world, the offset between their frames,
+// measured anew, changes by a whole period. A period seen twice counts.
+type torus struct {
+	seen [2]map[int]int // per axis: candidate period → times observed
+	size [2]int         // per axis: the known period (or a multiple), 0 if unknown
+}
+
+func (t *torus) observe(d game.Pos) {
+	for axis, v := range [2]int{abs(d.X), abs(d.Y)} {
+		if v < minPeriod {
+			continue
+		}
+		if t.seen[axis] == nil {
+			t.seen[axis] = map[int]int{}
+		}
+		t.seen[axis][v]++
+		if t.seen[axis][v] >= 2 && (t.size[axis] == 0 || v < t.size[axis]) {
+			t.size[axis] = v
+		}
+	}
+}
+
+// shift is the whole number of periods to add to p to bring it as near to
+// q as it gets (zero on an axis whose period is unknown).
+func (t *torus) shift(p, q game.Pos) game.Pos {
+	return game.Pos{X: periods(p.X, q.X, t.size[0]), Y: periods(p.Y, q.Y, t.size[1])}
+}
+
+func periods(p, q, n int) int {
+	if n == 0 {
+		return 0
+	}
+	k := (q - p) / n
+	best := k * n
+	for _, c := range []int{(k - 1) * n, (k + 1) * n} {
+		if abs(p+c-q) < abs(p+best-q) {
+			best = c
+		}
+	}
+	return best
 }
 
 // frames returns, for every member linked to me (directly or through
@@ -240,16 +293,18 @@ func (s *squad) shared(me string) (dispensers []memory.Landmark, goals, roles []
 		}
 	}
 	slices.Sort(names)
+	here := s.members[me].pos
+	near := func(p game.Pos) game.Pos { return p.Add(s.torus.shift(p, here)) }
 	for _, n := range names {
 		o, off := s.members[n], frames[n]
 		for _, d := range o.dispensers {
-			dispensers = append(dispensers, memory.Landmark{Pos: d.Pos.Add(off), Type: d.Type})
+			dispensers = append(dispensers, memory.Landmark{Pos: near(d.Pos.Add(off)), Type: d.Type})
 		}
 		for _, g := range o.goals {
-			goals = append(goals, g.Add(off))
+			goals = append(goals, near(g.Add(off)))
 		}
 		for _, r := range o.roles {
-			roles = append(roles, r.Add(off))
+			roles = append(roles, near(r.Add(off)))
 		}
 	}
 	return dispensers, goals, roles
@@ -351,6 +406,11 @@ func (s *squad) viewLocked(me string, o *order) (orderView, bool) {
 		block: o.block, helper: o.helper, connected: o.connected}
 	if sm := s.members[o.submitter]; sm != nil {
 		v.near = sm.pos.Add(off)
+	}
+	// Going round the world, the submitter may be nearer than its frame says.
+	if m := s.members[me]; m != nil {
+		d := s.torus.shift(v.near, m.pos)
+		v.near, v.at, v.cell = v.near.Add(d), v.at.Add(d), v.cell.Add(d)
 	}
 	if h := s.members[o.helper]; h != nil && h.ready != nil && h.ready.order == o.id {
 		v.ready = h.ready.step >= h.step-1

@@ -2,6 +2,7 @@ package bt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/massim-go/massim/clients/game"
@@ -120,8 +121,9 @@ func (n *action) tick(c *Context) Status {
 // Param describes a skill parameter.
 type Param struct {
 	Name     string
-	Kind     Kind // KindAny accepts numbers and strings
-	Optional bool // optional parameters come last
+	Kind     Kind     // KindAny accepts numbers and strings
+	Optional bool     // optional parameters come last
+	OneOf    []string // if set, the only values (as text) the parameter takes
 }
 
 // Skill is an action leaf's implementation, registered under Name.
@@ -153,6 +155,9 @@ func (s *Skill) check(args []Value) error {
 		p := s.Params[i]
 		if p.Kind != KindAny && p.Kind != a.Kind {
 			return fmt.Errorf("skill %s: argument %s must be a %s, got %s", s.Name, p.Name, p.Kind, a.Literal())
+		}
+		if len(p.OneOf) > 0 && !slices.Contains(p.OneOf, a.String()) {
+			return fmt.Errorf("skill %s: argument %s must be one of %s, got %s", s.Name, p.Name, strings.Join(p.OneOf, ", "), a.Literal())
 		}
 	}
 	return nil

@@ -31,6 +31,12 @@ func TestActionArgumentsAreCheckedAgainstTheSkill(t *testing.T) {
 	n, err := Action(skill, String("dispenser"), String("b0"))
 	require.NoError(t, err)
 	assert.Equal(t, `action goto("dispenser", "b0")`, Label(n))
+
+	skill.Params[0].OneOf = []string{"dispenser", "goal"}
+	_, err = Action(skill, String("dispensr"))
+	assert.ErrorContains(t, err, `argument what must be one of dispenser, goal, got "dispensr"`)
+	_, err = Action(skill, String("goal"))
+	assert.NoError(t, err)
 }
 
 func TestBuiltinSkills(t *testing.T) {

@@ -72,6 +72,7 @@ func (b *brain) SimStart(p protocol.InitialPercept) {
 	b.attached, b.sent, b.sentSpeed, b.submitted, b.connected = nil, game.Action{}, 0, nil, nil
 	b.walk, b.explore, b.plan = walkState{}, exploreState{}, plan{idle: -1}
 	clear(b.avoid)
+	b.idleTicks, b.steps = 0, nil
 	b.squadID = b.team.squad.join(b.user, p)
 	b.log.Debug().Str("behaviour", b.behaviour).Msg("simulation started")
 }

@@ -52,3 +52,17 @@ func TestTheShippedTeamFileLoads(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "worker×20", got)
 }
+
+func TestBuilderSkillArgumentsAreCheckedAtLoadTime(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"behavior main { action goto(dispensr) }", `f.bt:1:17: skill goto: argument where must be one of dispenser, goal, rolezone, submitter, order, got "dispensr"`},
+		{"behavior main { action attachTo(north) }", `argument dir must be one of n, e, s, w, got "north"`},
+		{"behavior main { action rotateTo(goal) }", `argument for must be one of task, order, got "goal"`},
+		{"behavior main { condition known() }", "function known takes 1 arguments, got 0"},
+	}
+	for _, tt := range tests {
+		_, err := btfile.LoadSource("f.bt", []byte(tt.src), Registry())
+		require.Error(t, err, tt.src)
+		assert.Contains(t, err.Error(), tt.want)
+	}
+}

@@ -35,8 +35,8 @@ func skill(name, doc string, params []bt.Param, run func(b *brain, c *bt.Context
 	}}
 }
 
-func str(name string, optional bool) bt.Param {
-	return bt.Param{Name: name, Kind: bt.KindString, Optional: optional}
+func str(name string, optional bool, oneOf ...string) bt.Param {
+	return bt.Param{Name: name, Kind: bt.KindString, Optional: optional, OneOf: oneOf}
 }
 
 func skillList() []bt.Skill {
@@ -48,12 +48,12 @@ func skillList() []bt.Skill {
 		skill("adopt", "go to the nearest known role zone and adopt the role", []bt.Param{str("role", false)}, (*brain).adoptSkill),
 		skill("pickBlock", "choose the block type to fetch (the nearest needed one)", nil, (*brain).pickBlockSkill),
 		skill("goto", "walk to: dispenser [type] (next to one of the chosen type), goal, rolezone, submitter (near it, until it places its order), order (the helper's spot)",
-			[]bt.Param{str("where", false), str("type", true)}, (*brain).gotoSkill),
+			[]bt.Param{str("where", false, "dispenser", "goal", "rolezone", "submitter", "order"), str("type", true)}, (*brain).gotoSkill),
 		skill("request", "request a block from the adjacent dispenser of the chosen type", nil, (*brain).requestSkill),
 		skill("attachTo", "attach the thing in direction dir (n, e, s, w), by default the adjacent loose block of the chosen type",
-			[]bt.Param{str("dir", true)}, (*brain).attachSkill),
+			[]bt.Param{str("dir", true, "n", "e", "s", "w")}, (*brain).attachSkill),
 		skill("pickTask", "choose the task for the held block", nil, (*brain).pickTaskSkill),
-		skill("rotateTo", "rotate the held block into place for: task, order", []bt.Param{str("for", false)}, (*brain).rotateSkill),
+		skill("rotateTo", "rotate the held block into place for: task, order", []bt.Param{str("for", false, "task", "order")}, (*brain).rotateSkill),
 		skill("assemble", "for a two-block task: order the second block, wait for the helper, connect", nil, (*brain).assembleSkill),
 		skill("submit", "submit the chosen task", []bt.Param{str("task", false)}, (*brain).submitSkill),
 		skill("claimOrder", "become the helper of a teammate's two-block order", nil, (*brain).claimSkill),
@@ -138,11 +138,9 @@ func (b *brain) gotoSkill(c *bt.Context, call *bt.Call) bt.Status {
 		return b.walkTo(c, b.knownRoleZones())
 	case "order":
 		return b.gotoOrder(c)
-	case "submitter":
+	default: // "submitter": the only other value the registry lets through
 		return b.gotoSubmitter(c)
 	}
-	c.Log().Error().Str("where", call.Arg(0)).Msg("goto: unknown destination")
-	return bt.Failure
 }
 
 // gotoGoal walks into a goal zone where the chosen task's blocks fit.

@@ -122,7 +122,11 @@ func (s *squad) report(b *brain) {
 	}
 	step := b.p.Step
 	m.steps[step] = sightingStep{pos: b.mem.Pos(), seen: seen}
-	delete(m.steps, step-3)
+	for old := range m.steps {
+		if old < step-2 { // only the last steps can still be linked
+			delete(m.steps, old)
+		}
+	}
 	m.pos, m.step = b.mem.Pos(), step
 	m.intent = b.intent()
 	if step%publishEvery == b.index%publishEvery {

@@ -141,7 +141,7 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 	require.NoError(t, err)
 	cfg.Match[0].Steps = steps
 	launch := make(chan struct{})
-	srv := server.New(cfg, zerolog.Nop(), server.Options{Listen: "127.0.0.1:0", Launch: launch,
+	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0", Launch: launch,
 		Observers: obs, MinStepDuration: pace})
 	require.NoError(t, srv.Listen())
 	addr := srv.Addr().(*net.TCPAddr)

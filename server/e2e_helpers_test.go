@@ -22,21 +22,7 @@ func testConfig(t *testing.T, timeoutMS, steps int, teamSizes ...int) *config.Co
 	t.Helper()
 	var sims []string
 	for _, n := range teamSizes {
-		sims = append(sims, fmt.Sprintf(`{
-		"steps": %d, "randomSeed": 7, "randomFail": 0, "entities": {"standard": %d},
-		"clusterBounds": [1, 3],
-		"roles": [{"name": "default", "vision": 5, "actions": ["skip", "move", "rotate", "adopt", "detach", "clear"],
-		           "speed": [1], "clear": {"chance": 0.7, "maxDistance": 1}}],
-		"clearEnergyCost": 2, "deactivatedDuration": 10, "maxEnergy": 100, "refreshEnergy": 50, "stepRecharge": 1,
-		"clearDamage": [32, 16, 8, 4, 2, 1], "attachLimit": 10,
-		"grid": {"width": 20, "height": 20, "instructions": [],
-		         "goals": {"number": 1, "size": [1, 2], "moveProbability": 0.1},
-		         "roleZones": {"number": 1, "size": [1, 2]}},
-		"blockTypes": [2, 2], "dispensers": [1, 2],
-		"tasks": {"size": [1, 2], "concurrent": 2, "iterations": [1, 2], "maxDuration": [50, 100]},
-		"events": {"chance": 0, "radius": [1, 2], "warning": 3, "create": [0, 1], "perimeter": 1},
-		"regulation": {"simultaneous": 0, "chance": 0, "subjects": []}
-		}`, steps, n))
+		sims = append(sims, testSimJSON(steps, 7, n))
 	}
 	text := fmt.Sprintf(`{
 	"server": {"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "key", "port": 0,
@@ -47,6 +33,26 @@ func testConfig(t *testing.T, timeoutMS, steps int, teamSizes ...int) *config.Co
 	cfg, err := config.Parse("test.json", []byte(text))
 	require.NoError(t, err)
 	return cfg
+}
+
+// testSimJSON is one small match entry: 20×20 without terrain, one goal and
+// role zone, no clear events and no norms.
+func testSimJSON(steps, seed, teamSize int) string {
+	return fmt.Sprintf(`{
+	"steps": %d, "randomSeed": %d, "randomFail": 0, "entities": {"standard": %d},
+	"clusterBounds": [1, 3],
+	"roles": [{"name": "default", "vision": 5, "actions": ["skip", "move", "rotate", "adopt", "detach", "clear"],
+	           "speed": [1], "clear": {"chance": 0.7, "maxDistance": 1}}],
+	"clearEnergyCost": 2, "deactivatedDuration": 10, "maxEnergy": 100, "refreshEnergy": 50, "stepRecharge": 1,
+	"clearDamage": [32, 16, 8, 4, 2, 1], "attachLimit": 10,
+	"grid": {"width": 20, "height": 20, "instructions": [],
+	         "goals": {"number": 1, "size": [1, 2], "moveProbability": 0.1},
+	         "roleZones": {"number": 1, "size": [1, 2]}},
+	"blockTypes": [2, 2], "dispensers": [1, 2],
+	"tasks": {"size": [1, 2], "concurrent": 2, "iterations": [1, 2], "maxDuration": [50, 100]},
+	"events": {"chance": 0, "radius": [1, 2], "warning": 3, "create": [0, 1], "perimeter": 1},
+	"regulation": {"simultaneous": 0, "chance": 0, "subjects": []}
+	}`, steps, seed, teamSize)
 }
 
 // testServer is a listening server whose tournament starts when launch is closed.

@@ -17,21 +17,7 @@ import (
 func tournamentJSON(server string, teams []string, steps int, sizes []int, extra string) string {
 	var sims []string
 	for i, n := range sizes {
-		sims = append(sims, fmt.Sprintf(`{
-		"steps": %d, "randomSeed": %d, "randomFail": 0, "entities": {"standard": %d},
-		"clusterBounds": [1, 3],
-		"roles": [{"name": "default", "vision": 5, "actions": ["skip", "move", "rotate", "adopt", "detach", "clear"],
-		           "speed": [1], "clear": {"chance": 0.7, "maxDistance": 1}}],
-		"clearEnergyCost": 2, "deactivatedDuration": 10, "maxEnergy": 100, "refreshEnergy": 50, "stepRecharge": 1,
-		"clearDamage": [32, 16, 8, 4, 2, 1], "attachLimit": 10,
-		"grid": {"width": 20, "height": 20, "instructions": [],
-		         "goals": {"number": 1, "size": [1, 2], "moveProbability": 0.1},
-		         "roleZones": {"number": 1, "size": [1, 2]}},
-		"blockTypes": [2, 2], "dispensers": [1, 2],
-		"tasks": {"size": [1, 2], "concurrent": 2, "iterations": [1, 2], "maxDuration": [50, 100]},
-		"events": {"chance": 0, "radius": [1, 2], "warning": 3, "create": [0, 1], "perimeter": 1},
-		"regulation": {"simultaneous": 0, "chance": 0, "subjects": []}
-		}`, steps, 100+i, n))
+		sims = append(sims, testSimJSON(steps, 100+i, n))
 	}
 	var ts []string
 	for _, name := range teams {

@@ -99,9 +99,9 @@ func appendStatusResponse(dst []byte, m *StatusResponse) []byte {
 	dst = append(dst, `{"time":`...)
 	dst = strconv.AppendInt(dst, m.Time, 10)
 	dst = append(dst, `,"teams":`...)
-	dst = appendStrings(dst, m.Teams)
+	dst = appendArray(dst, m.Teams, appendString)
 	dst = append(dst, `,"teamSizes":`...)
-	dst = appendInts(dst, m.TeamSizes)
+	dst = appendArray(dst, m.TeamSizes, appendInt)
 	dst = append(dst, `,"currentSimulation":`...)
 	dst = appendInt(dst, m.CurrentSimulation)
 	return append(dst, "}}"...)
@@ -141,9 +141,9 @@ func appendRole(dst []byte, r *RoleInfo) ([]byte, error) {
 	dst = append(dst, `,"vision":`...)
 	dst = appendInt(dst, r.Vision)
 	dst = append(dst, `,"actions":`...)
-	dst = appendStrings(dst, r.Actions)
+	dst = appendArray(dst, r.Actions, appendString)
 	dst = append(dst, `,"speed":`...)
-	dst = appendInts(dst, r.Speed)
+	dst = appendArray(dst, r.Speed, appendInt)
 	dst = append(dst, `,"clear":{"chance":`...)
 	dst, err := appendFloat(dst, r.Clear.Chance)
 	if err != nil {
@@ -161,7 +161,7 @@ func appendAction(dst []byte, m *Action) []byte {
 	dst = append(dst, `,"type":`...)
 	dst = appendString(dst, m.Type)
 	dst = append(dst, `,"p":`...)
-	dst = appendStrings(dst, m.Params)
+	dst = appendArray(dst, m.Params, appendString)
 	return append(dst, "}}"...)
 }
 

@@ -97,24 +97,15 @@ func appendFloat(dst []byte, f float64) ([]byte, error) {
 	return dst, nil
 }
 
-func appendStrings(dst []byte, list []string) []byte {
+// appendArray writes list as a JSON array, each element by elem; a nil or
+// empty list is [] (clients require every key, PROTOCOL.md §2.6).
+func appendArray[T any](dst []byte, list []T, elem func([]byte, T) []byte) []byte {
 	dst = append(dst, '[')
-	for i, s := range list {
+	for i, v := range list {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, s)
-	}
-	return append(dst, ']')
-}
-
-func appendInts(dst []byte, list []int) []byte {
-	dst = append(dst, '[')
-	for i, n := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendInt(dst, n)
+		dst = elem(dst, v)
 	}
 	return append(dst, ']')
 }
@@ -124,16 +115,5 @@ func appendPos(dst []byte, p Pos) []byte {
 	dst = appendInt(dst, p[0])
 	dst = append(dst, ',')
 	dst = appendInt(dst, p[1])
-	return append(dst, ']')
-}
-
-func appendPositions(dst []byte, list []Pos) []byte {
-	dst = append(dst, '[')
-	for i, p := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendPos(dst, p)
-	}
 	return append(dst, ']')
 }

@@ -36,49 +36,29 @@ func AppendStepPercept(dst []byte, p *StepPercept) []byte {
 	dst = append(dst, `,"lastActionResult":`...)
 	dst = appendString(dst, p.LastActionResult)
 	dst = append(dst, `,"lastActionParams":`...)
-	dst = appendStrings(dst, p.LastActionParams)
+	dst = appendArray(dst, p.LastActionParams, appendString)
 	dst = append(dst, `,"energy":`...)
 	dst = appendInt(dst, p.Energy)
 	dst = append(dst, `,"deactivated":`...)
 	dst = appendBool(dst, p.Deactivated)
 	dst = append(dst, `,"role":`...)
 	dst = appendString(dst, p.Role)
-	dst = append(dst, `,"things":[`...)
-	for i := range p.Things {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendThing(dst, &p.Things[i])
-	}
-	dst = append(dst, `],"attached":`...)
-	dst = appendPositions(dst, p.Attached)
+	dst = append(dst, `,"things":`...)
+	dst = appendArray(dst, p.Things, appendThing)
+	dst = append(dst, `,"attached":`...)
+	dst = appendArray(dst, p.Attached, appendPos)
 	dst = append(dst, `,"goalZones":`...)
-	dst = appendPositions(dst, p.GoalZones)
+	dst = appendArray(dst, p.GoalZones, appendPos)
 	dst = append(dst, `,"roleZones":`...)
-	dst = appendPositions(dst, p.RoleZones)
-	dst = append(dst, `,"events":[`...)
-	for i := range p.Events {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendEvent(dst, &p.Events[i])
-	}
-	dst = append(dst, `],"tasks":[`...)
-	for i := range p.Tasks {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendTask(dst, &p.Tasks[i])
-	}
-	dst = append(dst, `],"norms":[`...)
-	for i := range p.Norms {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendNorm(dst, &p.Norms[i])
-	}
-	dst = append(dst, `],"violations":`...)
-	dst = appendStrings(dst, p.Violations)
+	dst = appendArray(dst, p.RoleZones, appendPos)
+	dst = append(dst, `,"events":`...)
+	dst = appendArray(dst, p.Events, appendEvent)
+	dst = append(dst, `,"tasks":`...)
+	dst = appendArray(dst, p.Tasks, appendTask)
+	dst = append(dst, `,"norms":`...)
+	dst = appendArray(dst, p.Norms, appendNorm)
+	dst = append(dst, `,"violations":`...)
+	dst = appendArray(dst, p.Violations, appendString)
 	if p.AbsolutePosition != nil {
 		dst = append(dst, `,"absolutePosition":`...)
 		dst = appendPos(dst, *p.AbsolutePosition)
@@ -86,7 +66,7 @@ func AppendStepPercept(dst []byte, p *StepPercept) []byte {
 	return append(dst, '}')
 }
 
-func appendThing(dst []byte, t *Thing) []byte {
+func appendThing(dst []byte, t Thing) []byte {
 	dst = append(dst, `{"x":`...)
 	dst = appendInt(dst, t.X)
 	dst = append(dst, `,"y":`...)
@@ -98,33 +78,33 @@ func appendThing(dst []byte, t *Thing) []byte {
 	return append(dst, '}')
 }
 
-func appendTask(dst []byte, t *Task) []byte {
+// appendTaskRequirement writes a requirement like a thing: the same keys in
+// the same order.
+func appendTaskRequirement(dst []byte, r TaskRequirement) []byte { return appendThing(dst, Thing(r)) }
+
+func appendTask(dst []byte, t Task) []byte {
 	dst = append(dst, `{"name":`...)
 	dst = appendString(dst, t.Name)
 	dst = append(dst, `,"deadline":`...)
 	dst = appendInt(dst, t.Deadline)
 	dst = append(dst, `,"reward":`...)
 	dst = appendInt(dst, t.Reward)
-	dst = append(dst, `,"requirements":[`...)
-	for i := range t.Requirements {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		r := &t.Requirements[i]
-		dst = append(dst, `{"x":`...)
-		dst = appendInt(dst, r.X)
-		dst = append(dst, `,"y":`...)
-		dst = appendInt(dst, r.Y)
-		dst = append(dst, `,"type":`...)
-		dst = appendString(dst, r.Type)
-		dst = append(dst, `,"details":`...)
-		dst = appendString(dst, r.Details)
-		dst = append(dst, '}')
-	}
-	return append(dst, "]}"...)
+	dst = append(dst, `,"requirements":`...)
+	dst = appendArray(dst, t.Requirements, appendTaskRequirement)
+	return append(dst, '}')
 }
 
-func appendNorm(dst []byte, n *Norm) []byte {
+func appendNormRequirement(dst []byte, r NormRequirement) []byte {
+	dst = append(dst, `{"type":`...)
+	dst = appendString(dst, r.Type)
+	dst = append(dst, `,"name":`...)
+	dst = appendString(dst, r.Name)
+	dst = append(dst, `,"quantity":`...)
+	dst = appendInt(dst, r.Quantity)
+	return append(dst, '}')
+}
+
+func appendNorm(dst []byte, n Norm) []byte {
 	dst = append(dst, `{"name":`...)
 	dst = appendString(dst, n.Name)
 	dst = append(dst, `,"start":`...)
@@ -133,31 +113,19 @@ func appendNorm(dst []byte, n *Norm) []byte {
 	dst = appendInt(dst, n.Until)
 	dst = append(dst, `,"level":`...)
 	dst = appendString(dst, n.Level)
-	dst = append(dst, `,"requirements":[`...)
-	for i := range n.Requirements {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		r := &n.Requirements[i]
-		dst = append(dst, `{"type":`...)
-		dst = appendString(dst, r.Type)
-		dst = append(dst, `,"name":`...)
-		dst = appendString(dst, r.Name)
-		dst = append(dst, `,"quantity":`...)
-		dst = appendInt(dst, r.Quantity)
-		dst = append(dst, '}')
-	}
-	dst = append(dst, `],"punishment":`...)
+	dst = append(dst, `,"requirements":`...)
+	dst = appendArray(dst, n.Requirements, appendNormRequirement)
+	dst = append(dst, `,"punishment":`...)
 	dst = appendInt(dst, n.Punishment)
 	return append(dst, '}')
 }
 
 // appendEvent writes the keys of the event's form (see CanonicalEvent);
 // an event of unknown type gets every field that is set.
-func appendEvent(dst []byte, e *Event) []byte {
+func appendEvent(dst []byte, e Event) []byte {
 	dst = append(dst, `{"type":`...)
 	dst = appendString(dst, e.Type)
-	switch formOf(e) {
+	switch formOf(&e) {
 	case eventFormHit:
 		dst = appendPosField(dst, `,"origin":`, e.Origin, true)
 		dst = appendIntField(dst, `,"damage":`, e.Damage, true)

@@ -63,7 +63,6 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	launch := make(chan struct{})
 	progress := newProgressLine(stdout)
 	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
@@ -93,8 +92,10 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	srv := server.New(cfg, log, server.Options{
-		Dir: *dir, Listen: "127.0.0.1:0", Launch: launch, Observers: append([]server.Observer{progress}, spec.observers...),
+		Dir: *dir, Listen: "127.0.0.1:0", Observers: append([]server.Observer{progress}, spec.observers...),
 		MinStepDuration: *pace,
+		// Start as soon as every sample agent is in, so step 0 already has them.
+		WaitForAgents: 10 * time.Second,
 	})
 	if err := srv.Listen(); err != nil {
 		return err
@@ -108,9 +109,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	agentsCtx, stopAgents := context.WithCancel(ctx)
 	defer stopAgents()
 	var wg sync.WaitGroup
-	expected := 0
 	for i, t := range cfg.Teams {
-		expected += cfg.MaxTeamSize()
 		newBehaviour, err := strategyFactory(demoStrategy(i), int64(i+1))
 		if err != nil {
 			return err
@@ -127,15 +126,6 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 			}
 		}()
 	}
-	go func() {
-		// Start as soon as every sample agent is in, so step 0 already has them.
-		deadline := time.Now().Add(10 * time.Second)
-		for srv.Connected() < expected && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		close(launch)
-	}()
-
 	summary, runErr := srv.Run(ctx)
 	stopAgents()
 	wg.Wait()

@@ -28,8 +28,7 @@ func playDemo(t *testing.T, seed int64) (a, b int64) {
 	require.NoError(t, err)
 	cfg.Match[0].RandomSeed, cfg.Match[0].HasRandomSeed = seed, true
 	cfg.Server.ResultPath = t.TempDir()
-	launch := make(chan struct{})
-	srv := server.New(cfg, zerolog.Nop(), server.Options{Listen: "127.0.0.1:0", Launch: launch})
+	srv := server.New(cfg, zerolog.Nop(), server.Options{Listen: "127.0.0.1:0", WaitForAgents: time.Minute})
 	require.NoError(t, srv.Listen())
 	addr := srv.Addr().(*net.TCPAddr)
 
@@ -48,10 +47,6 @@ func playDemo(t *testing.T, seed int64) (a, b int64) {
 			}
 		})
 	}
-	for srv.Connected() < 2*cfg.MaxTeamSize() && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	close(launch)
 	summary, err := srv.Run(ctx)
 	require.NoError(t, err)
 	wg.Wait()

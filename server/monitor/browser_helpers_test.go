@@ -140,9 +140,8 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 	cfg, err := config.Demo()
 	require.NoError(t, err)
 	cfg.Match[0].Steps = steps
-	launch := make(chan struct{})
-	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0", Launch: launch,
-		Observers: obs, MinStepDuration: pace})
+	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0",
+		WaitForAgents: 20 * time.Second, Observers: obs, MinStepDuration: pace})
 	require.NoError(t, srv.Listen())
 	addr := srv.Addr().(*net.TCPAddr)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -160,11 +159,6 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 		defer wg.Done()
 		_, _ = srv.Run(ctx)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for srv.Connected() < 2*cfg.MaxTeamSize() && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	close(launch)
 	t.Cleanup(func() {
 		cancel()
 		wg.Wait()

@@ -5,10 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A browser already on the machine is used as it is: $MASSIM_CHROMIUM, or
+# chromium, chromium-browser or google-chrome on the PATH (the tests look in
+# the same order). Only without one is Debian's chromium installed.
 install_chromium() {
-  if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+  if [ -n "${MASSIM_CHROMIUM:-}" ] && [ -x "$MASSIM_CHROMIUM" ]; then
     return
   fi
+  for b in chromium chromium-browser google-chrome; do
+    if command -v "$b" >/dev/null 2>&1; then return; fi
+  done
   echo "test.sh: installing Chromium (Debian package chromium) for the browser tests" >&2
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
@@ -23,7 +29,14 @@ go vet ./...
 go test -race -count=1 -timeout 30m ./...
 
 # Fuzz targets, briefly: their seed corpora already ran above as plain tests.
-fuzztime="${FUZZTIME:-10s}"
+# The limit is a count of inputs, never a duration: a wall-clock limit
+# fails on a busy machine (the fuzzing context's deadline passes while the
+# workers still start up).
+fuzztime="${FUZZTIME:-20000x}"
+case "$fuzztime" in
+  *x) ;;
+  *) echo "test.sh: FUZZTIME must be a count such as 20000x, not a duration ($fuzztime)" >&2; exit 2 ;;
+esac
 go test -list '^Fuzz' ./... | awk '/^Fuzz/ {f = f " " $1} /^ok/ {if (f != "") print $2 f; f = ""}' |
 while read -r pkg targets; do
   for fn in $targets; do

@@ -28,8 +28,11 @@ const (
 
 // TournamentStatus is what the status command and GET /admin/status report.
 type TournamentStatus struct {
-	Phase    string `json:"phase"`
-	Paused   bool   `json:"paused"`
+	Phase  string `json:"phase"`
+	Paused bool   `json:"paused"`
+	// Holding is true while the step loop is parked at the pause: no step
+	// is in progress and none starts until continued or granted one.
+	Holding  bool   `json:"holding"`
 	Stopping bool   `json:"stopping"` // stop requested: the current simulation is the last
 	Mode     string `json:"mode"`
 	// Match is the 0-based number of the current or last match, -1 before
@@ -180,19 +183,23 @@ func (c *Control) beforeStep(ctx context.Context) error {
 	for {
 		c.mu.Lock()
 		if !c.paused {
+			c.view.Holding = false
 			c.mu.Unlock()
 			return nil
 		}
 		if c.grants > 0 {
 			c.grants--
+			c.view.Holding = false
 			c.mu.Unlock()
 			return nil
 		}
+		c.view.Holding = true
 		changed := c.changed
 		c.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():
+			c.update(func(v *TournamentStatus) { v.Holding = false })
 			return fmt.Errorf("paused: %w", ErrInterrupted)
 		}
 	}
@@ -244,7 +251,7 @@ func (c *Control) finished() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.view.Phase = PhaseFinished
-	c.paused, c.view.Paused = false, false
+	c.paused, c.view.Paused, c.view.Holding = false, false, false
 	c.notify()
 }
 

@@ -43,14 +43,16 @@ func TestBrowser_OrganizerPausesStepsAndContinuesFromThePage(t *testing.T) {
 	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-pause").click()`, nil))
 	waitJS(t, ctx, page, `massim.admin.paused && !document.getElementById("admin-step").disabled`)
 	assert.True(t, srv.Control().Status().Paused)
-	time.Sleep(100 * time.Millisecond) // a step in progress when pausing still finishes
+	// A step in progress when pausing still finishes; then the loop parks
+	// and stays parked: no step can start until the page grants one.
+	waitUntil(t, "the step loop holds", func() bool { return srv.Control().Status().Holding })
 	paused := srv.Control().Status().Step
-	time.Sleep(150 * time.Millisecond)
-	assert.Equal(t, paused, srv.Control().Status().Step, "no step while paused")
 
 	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-step").click()`, nil))
-	waitUntil(t, "one more step", func() bool { return srv.Control().Status().Step == paused+1 })
-	time.Sleep(150 * time.Millisecond)
+	waitUntil(t, "one more step, then holding again", func() bool {
+		st := srv.Control().Status()
+		return st.Step > paused && st.Holding
+	})
 	assert.Equal(t, paused+1, srv.Control().Status().Step, "exactly one step")
 
 	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-continue").click()`, nil))

@@ -46,6 +46,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	keep := fs.Bool("keep", false, "keep the generated config and the server log")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	compare := fs.String("compare", "", "compare with an earlier report saved with -json")
+	serverBin := fs.String("server", "", "massim binary whose serve is measured (default: this one; e.g. an older build)")
 	var prof profileFlags
 	prof.register(fs, "the server process")
 	if err := fs.Parse(args); err != nil {
@@ -68,14 +69,18 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("bench: find own binary: %w", err)
+	self := *serverBin
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return fmt.Errorf("bench: find own binary: %w", err)
+		}
 	}
 	var reports []benchReport
 	for run := range *runs {
 		p := *port
 		if p == 0 {
+			var err error
 			if p, err = freePort(); err != nil {
 				return err
 			}

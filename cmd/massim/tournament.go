@@ -29,6 +29,7 @@ type tournamentFlags struct {
 	launch     string
 	waitAgents time.Duration
 	logs       logFlags
+	profile    profileFlags
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -41,6 +42,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
 		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
 	f.logs.register(fs)
+	f.profile.register(fs, "the server")
 }
 
 // load reads the config and applies the overrides.
@@ -90,6 +92,15 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	stopProfile, err := f.profile.start()
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			log.Error().Err(perr).Msg("profile not written")
+		}
+	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if opts.Console == nil {

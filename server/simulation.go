@@ -57,6 +57,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	}
 	s.status.simulationStarted(names, index)
 	s.ctrl.simulationStarted(info)
+	s.statusChanged()
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
 	if r := world.Reachability(); !r.Connected() {
@@ -109,7 +110,7 @@ func (sim *simulation) step(ctx context.Context) error {
 		percept, _ := w.Percept(acc.user)
 		acc.request(w.Step(), percept, now, deadline)
 	}
-	if err := sim.awaitActions(ctx, deadline); err != nil {
+	if err := sim.awaitActions(ctx, deadline.Sub(now)); err != nil {
 		return err
 	}
 	actions := make(map[string]scenario.Action, len(sim.participants))
@@ -137,9 +138,11 @@ func (sim *simulation) step(ctx context.Context) error {
 }
 
 // awaitActions returns when every connected participant has answered or the
-// deadline has passed; disconnected agents are not waited for.
-func (sim *simulation) awaitActions(ctx context.Context, deadline time.Time) error {
-	timer := time.NewTimer(time.Until(deadline))
+// time to answer has passed; disconnected agents are not waited for. It
+// waits a duration, not until the deadline: the deadline is on the game clock
+// (Options.Now), which need not be the real one.
+func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration) error {
+	timer := time.NewTimer(timeToAnswer)
 	defer timer.Stop()
 	for !sim.allAnswered() {
 		select {

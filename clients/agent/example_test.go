@@ -41,7 +41,9 @@ func (walker) SimEnd(e protocol.SimEnd) {
 func Example() {
 	addr, stop := demoServer()
 	defer stop()
-	go func() { _ = agent.Run(context.Background(), agent.Config{Addr: addr, User: "agentB1", Password: "1"}, random.New(1)) }()
+	go func() {
+		_ = agent.Run(context.Background(), agent.Config{Addr: addr, User: "agentB1", Password: "1"}, random.New(1))
+	}()
 
 	err := agent.Run(context.Background(), agent.Config{Addr: addr, User: "agentA1", Password: "1"}, walker{})
 	fmt.Println("run returned:", err)

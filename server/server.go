@@ -68,6 +68,7 @@ type Server struct {
 	ordered  []*account // team order, then index
 	status   *statusBoard
 	wake     chan struct{}
+	gate     stepGate // of the running step
 	ctrl     *Control
 	key      launchKey
 	// lastStart is the start of the latest simulation (tournament goroutine only).
@@ -97,6 +98,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	if len(opts.Lineup) > 0 {
 		mode = ModeMatch
 	}
+	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}

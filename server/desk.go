@@ -98,11 +98,12 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 	}
 	sess := newSession(s, conn, acc)
 	sess.out.push(protocol.AuthResponse{Result: protocol.AuthOK})
-	if old := acc.attach(sess, time.Now()); old != nil {
+	if old := acc.attach(sess, s.now()); old != nil {
 		sess.log.Info().Msg("new login replaces the previous connection")
 		old.close()
 	}
 	sess.log.Info().Str("team", acc.team).Msg("agent authenticated")
+	s.statusChanged()
 	s.wakeStepLoop()
 	sess.run(reader)
 }
@@ -112,7 +113,7 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 // sends no status-request for the front desk timeout.
 func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 	defer conn.Close()
-	if !writeMessage(conn, s.status.response(time.Now())) {
+	if !writeMessage(conn, s.status.response(s.now())) {
 		return
 	}
 	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
@@ -129,7 +130,7 @@ func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 			return
 		}
 		if msg, err := protocol.Decode(frame); err == nil && msg.MessageType() == protocol.TypeStatusRequest {
-			if !writeMessage(conn, s.status.response(time.Now())) {
+			if !writeMessage(conn, s.status.response(s.now())) {
 				return
 			}
 			_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))

@@ -22,11 +22,6 @@ type SimResult struct {
 	Ranking []int                // 1-based, equal scores share a rank
 }
 
-// StepStatus is what an agent did in a step (for the status feed).
-type StepStatus struct {
-	Name, Team, Action, Result string
-}
-
 // Observer watches simulations: replay writers, the live monitor, progress
 // lines. Calls come from the step loop, one at a time and in order; an
 // observer must return quickly and never block (hand work off, drop if late).

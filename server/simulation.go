@@ -57,6 +57,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	}
 	s.status.simulationStarted(names, index)
 	s.ctrl.simulationStarted(info)
+	s.statusChanged()
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
 	if r := world.Reachability(); !r.Connected() {
@@ -112,7 +113,7 @@ func (sim *simulation) step(ctx context.Context) error {
 		percept, _ := w.Percept(acc.user)
 		acc.request(w.Step(), percept, now, deadline, gate)
 	}
-	if err := sim.awaitActions(ctx, deadline, gate); err != nil {
+	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
 		return err
 	}
 	actions := make(map[string]scenario.Action, len(sim.participants))
@@ -140,10 +141,12 @@ func (sim *simulation) step(ctx context.Context) error {
 }
 
 // awaitActions returns when every connected participant has answered or the
-// deadline has passed; disconnected agents are not waited for. It closes the
-// step's gate: later answers and reconnections belong to the next step.
-func (sim *simulation) awaitActions(ctx context.Context, deadline time.Time, gate *stepGate) error {
-	timer := time.NewTimer(time.Until(deadline))
+// time to answer has passed; disconnected agents are not waited for. It
+// waits a duration, not until the deadline: the deadline is on the game clock
+// (Options.Now), which need not be the real one. It closes the step's gate:
+// later answers and reconnections belong to the next step.
+func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) error {
+	timer := time.NewTimer(timeToAnswer)
 	defer timer.Stop()
 	for {
 		if gate.waiting.Load() == 0 {

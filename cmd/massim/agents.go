@@ -16,13 +16,14 @@ import (
 	"github.com/massim-go/massim/clients/builder"
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
+	"github.com/massim-go/massim/config"
 )
 
 func runAgents(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("agents", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	host := fs.String("host", "localhost", "server host")
-	port := fs.Int("port", 12300, "server agent port")
+	port := fs.Int("port", config.DefaultPort, "server agent port")
 	teamName := fs.String("team", "A", "team name")
 	prefix := fs.String("prefix", "agent", "account prefix (accounts are prefix+team+index)")
 	count := fs.Int("count", 10, "number of agents to connect")

@@ -29,7 +29,7 @@ const defaultPace = 150 * time.Millisecond
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	monitorFlag := fs.String("monitor", "127.0.0.1:8000", "web monitor address (host:port or a port; a free port if taken), or off")
+	monitorFlag := fs.String("monitor", fmt.Sprintf("127.0.0.1:%d", defaultMonitorPort), "web monitor address (host:port or a port; a free port if taken), or off")
 	pace := fs.Duration("pace", -1, "minimum duration of a step (default 150ms with the monitor, 0 without; 0 = as fast as possible)")
 	linger := fs.Bool("linger", false, "with the monitor: keep it up after the match (for rewinding) until interrupted")
 	dir := fs.String("dir", "", "folder for the demo's results (default: a new temporary folder)")

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/internal/filestamp"
 )
 
 // logFlags are the logging flags every subcommand shares.
@@ -43,7 +45,7 @@ func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zero
 		if err := os.MkdirAll(logDir, 0o755); err != nil {
 			return zerolog.Nop(), nil, fmt.Errorf("create log folder %s: %w", logDir, err)
 		}
-		name := filepath.Join(logDir, "MASSim-log-"+time.Now().Format("2006-01-02-15-04-05")+".log")
+		name := filepath.Join(logDir, "MASSim-log-"+filestamp.Format(time.Now())+".log")
 		f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return zerolog.Nop(), nil, fmt.Errorf("open log file: %w", err)

@@ -16,15 +16,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 )
 
-// exitError carries a process exit code up to main.
+// exitError carries a process exit code up to main. Its err may be nil:
+// the command has already said what went wrong and only the code remains.
 type exitError struct {
 	code int
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return "exit code " + strconv.Itoa(e.code)
+	}
+	return e.err.Error()
+}
 func (e *exitError) Unwrap() error { return e.err }
 
 type command struct {

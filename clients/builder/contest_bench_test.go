@@ -1,0 +1,114 @@
+package builder
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/clients/random"
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/server"
+)
+
+var (
+	contestSim   = flag.Int("contest.sim", 1, "BenchmarkContest2022: the simulation (1-3)")
+	contestSeeds = flag.String("contest.seeds", "1", "BenchmarkContest2022: seeds, comma-separated")
+	contestSteps = flag.Int("contest.steps", 0, "BenchmarkContest2022: steps to play (0: all)")
+	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
+)
+
+// contestParams is a simulation of the 2022 contest config with a seed.
+func contestParams(t testing.TB, sim int, seed int64) scenario.Params {
+	t.Helper()
+	cfg, err := config.Load(filepath.Join("..", "..", "config", "examples", "contest2022", "contest2022.json"))
+	require.NoError(t, err)
+	p, err := server.WorldParams(cfg, cfg.Match[sim-1], time.Now())
+	require.NoError(t, err)
+	p.Seed = seed
+	return p
+}
+
+// BenchmarkContest2022 plays simulations of the 2022 contest in-process,
+// the builder (team A) against random agents or another builder (team B),
+// and reports the mean score and what the builder's agents did:
+//
+//	go test ./clients/builder -run '^$' -bench Contest2022 -benchtime 1x -args -contest.sim 2 -contest.seeds 1,2
+func BenchmarkContest2022(b *testing.B) {
+	var seeds []int64
+	for _, s := range strings.Split(*contestSeeds, ",") {
+		var v int64
+		_, err := fmt.Sscan(s, &v)
+		require.NoError(b, err)
+		seeds = append(seeds, v)
+	}
+	total, games := int64(0), 0
+	for b.Loop() {
+		for _, seed := range seeds {
+			p := contestParams(b, *contestSim, seed)
+			if *contestSteps > 0 {
+				p.Steps = *contestSteps
+			}
+			tm, err := New(Config{Seed: seed})
+			require.NoError(b, err)
+			opp := random.ForTeam(seed)
+			if *contestVs == "builder" {
+				other, err := New(Config{Seed: seed + 100})
+				require.NoError(b, err)
+				opp = other.Behaviour
+			}
+			s := newSimulation(b, p, teamsAB, []newBehaviour{tm.Behaviour, opp})
+			violations := map[string]int{}
+			s.onPercept = func(name string, pc *protocol.StepPercept) {
+				if strings.HasPrefix(name, "agentA") {
+					for _, v := range pc.Violations {
+						violations[v]++
+					}
+				}
+			}
+			began := time.Now()
+			s.run(b)
+			total += s.score("A")
+			games++
+			b.Logf("sim %d seed %d: A %d, B %d in %v; violations %v", *contestSim, seed, s.score("A"), s.score("B"), time.Since(began).Round(time.Millisecond), violations)
+			b.Logf("  A actions: %s", s.summary("agentA"))
+		}
+	}
+	b.ReportMetric(float64(total)/float64(games), "points/sim")
+}
+
+// summary counts the team's actions by name and result.
+func (s *simulation) summary(prefix string) string {
+	counts := map[string]int{}
+	for _, name := range s.names {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		for i, a := range s.actions[name] {
+			res := "?"
+			if i < len(s.results[name]) {
+				res = s.results[name][i]
+			}
+			counts[a.Name+":"+res]++
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	keys = slices.DeleteFunc(keys, func(string) bool { return false })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, counts[k])
+	}
+	return strings.Join(parts, " ")
+}

@@ -24,6 +24,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		ReplayPath:             "replays",
 		MaxPacketLength:        65536,
 		WaitBetweenSimulations: 5 * time.Second,
+		ReplayFormat:           ReplayCompact,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -44,6 +45,7 @@ func TestServerDefaults(t *testing.T) {
 		ResultPath:      "results",
 		LogLevel:        "normal",
 		MaxPacketLength: 65536,
+		ReplayFormat:    ReplayCompact,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

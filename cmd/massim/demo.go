@@ -140,4 +140,3 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	return runErr
 }
-

@@ -33,6 +33,7 @@ func serverDefaults() layer {
 		"maxPacketLength":        65536,
 		"waitBetweenSimulations": time.Duration(0),
 		"adminToken":             "", // admin API off
+		"frontDeskTimeout":       10 * time.Second,
 	}
 }
 
@@ -85,7 +86,8 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("replayPath")
 		num("maxPacketLength", atLeast(1))
 		millis("waitBetweenSimulations", atLeast(0))
-		str("adminToken") // massim-go extension; not in serverKeys, so never listed as defaulted
+		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
+		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

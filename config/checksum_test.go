@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,6 +37,7 @@ func TestChecksum_SameForWhatPlaysTheSame(t *testing.T) {
 		{"operational key logLevel", edited(t, edit{"conf.json", `"logLevel": "normal"`, `"logLevel": "debug"`})},
 		{"operational key adminToken", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "adminToken": "s3cret",`})},
 		{"operational key replayFormat", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "replayFormat": "both",`})},
+		{"operational key frontDeskTimeout", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 2500,`})},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,4 +105,19 @@ func TestAdminToken_IsAnExtensionKeyOfTheServerBlock(t *testing.T) {
 	cfg, err = loadEdited(t)
 	require.NoError(t, err)
 	assert.Equal(t, "", cfg.Server.AdminToken)
+}
+
+func TestFrontDeskTimeout_IsAnExtensionKeyInMillisecondsDefaultTenSeconds(t *testing.T) {
+	cfg, err := loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 2500,`})
+	require.NoError(t, err)
+	assert.Equal(t, 2500*time.Millisecond, cfg.Server.FrontDeskTimeout)
+	assert.Empty(t, cfg.UnknownKeys)
+
+	cfg, err = loadEdited(t)
+	require.NoError(t, err)
+	assert.Equal(t, 10*time.Second, cfg.Server.FrontDeskTimeout)
+	assert.Empty(t, cfg.Server.Defaulted, "an absent frontDeskTimeout is not reported as a default")
+
+	_, err = loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 0,`})
+	assert.ErrorContains(t, err, "server.frontDeskTimeout")
 }

@@ -12,6 +12,9 @@ var serverKeys = []string{
 	"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations",
 }
 
+// DefaultPort is the agent port when the server block names none.
+const DefaultPort = 12300
+
 // serverDefaults is the defaults layer of the server block: REF requires
 // every key, CONFIG.md §2 chooses these defaults instead. A function, not a
 // package variable, so no caller can change the defaults of another.
@@ -20,7 +23,7 @@ func serverDefaults() layer {
 		"tournamentMode":         ModeRoundRobin,
 		"teamsPerMatch":          2,
 		"launch":                 "key",
-		"port":                   12300,
+		"port":                   DefaultPort,
 		"backlog":                10000,
 		"agentTimeout":           4000 * time.Millisecond,
 		"resultPath":             "results",
@@ -31,6 +34,7 @@ func serverDefaults() layer {
 		"waitBetweenSimulations": time.Duration(0),
 		"adminToken":             "", // admin API off
 		"replayFormat":           ReplayCompact,
+		"frontDeskTimeout":       10 * time.Second,
 	}
 }
 
@@ -90,8 +94,9 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("replayPath")
 		num("maxPacketLength", atLeast(1))
 		millis("waitBetweenSimulations", atLeast(0))
-		str("adminToken")   // massim-go extension; not in serverKeys, so never listed as defaulted
-		str("replayFormat") // massim-go extension, like adminToken
+		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
+		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
+		str("replayFormat")                    // massim-go extension, like adminToken
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

@@ -52,6 +52,11 @@ type Server struct {
 	// "adminToken"); "" leaves the API off unless MASSIM_ADMIN_TOKEN is set.
 	// A secret: never log it.
 	AdminToken string
+	// FrontDeskTimeout is how long a new connection may take to
+	// authenticate (key "frontDeskTimeout", milliseconds; massim-go
+	// extension). A connection that started with status-request is closed
+	// after this long without one.
+	FrontDeskTimeout time.Duration
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }

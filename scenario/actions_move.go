@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/massim-go/massim/protocol"
+
 // maxSpeed is §4's maxSpeed(n) for the entity's role, n = structureSize - 1.
 func (w *World) maxSpeed(e *entity, structureSize int) int {
 	speed := w.roles[e.role].Speed
@@ -9,14 +11,14 @@ func (w *World) maxSpeed(e *entity, structureSize int) int {
 // move is §8.3: the whole structure moves, as far as the speed of its size allows.
 func (w *World) move(e *entity, params []string) string {
 	if len(params) == 0 {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	var fixed [4]Pos // most moves name few directions: keep them off the heap
 	dirs := fixed[:0]
 	for _, p := range params {
 		d, ok := direction(p)
 		if !ok {
-			return ResultFailedParameter
+			return protocol.ResultFailedParameter
 		}
 		dirs = append(dirs, d)
 	}
@@ -31,11 +33,11 @@ func (w *World) move(e *entity, params []string) string {
 	}
 	switch {
 	case moved == 0:
-		return ResultFailedPath
+		return protocol.ResultFailedPath
 	case moved < len(dirs):
-		return ResultPartialSuccess
+		return protocol.ResultPartialSuccess
 	}
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // shift moves a whole structure one cell in direction d if no target cell
@@ -71,24 +73,24 @@ func (w *World) blockedFor(s structure, cell Pos) bool {
 func (w *World) rotate(e *entity, params []string) string {
 	p, _ := param(params, 0)
 	if p != "cw" && p != "ccw" {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	clockwise := p == "cw"
 	s := w.structureOf(e.t)
 	if s.entities() > 1 {
-		return ResultFailed
+		return protocol.ResultFailed
 	}
 	targets := make([]Pos, len(s.items))
 	for i, t := range s.items {
 		targets[i] = w.g.rotate(e.t.pos, t.pos, clockwise)
 		if w.blockedFor(s, targets[i]) {
-			return ResultFailed
+			return protocol.ResultFailed
 		}
 		// On a grid narrower than the structure two things could land on
 		// one cell (the spec is silent); refuse rather than stack them.
 		for _, earlier := range targets[:i] {
 			if earlier == targets[i] {
-				return ResultFailed
+				return protocol.ResultFailed
 			}
 		}
 	}
@@ -99,5 +101,5 @@ func (w *World) rotate(e *entity, params []string) string {
 		t.pos = targets[i]
 		w.things.place(t)
 	}
-	return ResultSuccess
+	return protocol.ResultSuccess
 }

@@ -38,9 +38,19 @@ type account struct {
 type pendingRequest struct {
 	msg      *protocol.RequestAction // nil when no step is waiting for this account
 	deadline time.Time
+	gate     *stepGate
+	waiting  bool // counted in gate: connected, not answered
 	answered bool
 	action   scenario.Action
 	late     *scenario.Action // first answer after the deadline
+}
+
+// settle stops the step waiting for this account.
+func (p *pendingRequest) settle() {
+	if p.waiting {
+		p.waiting = false
+		p.gate.done()
+	}
 }
 
 // offerResult says what became of an incoming action.
@@ -85,6 +95,7 @@ func (a *account) offer(act protocol.Action, now time.Time) offerResult {
 	}
 	p.answered = true
 	p.action = scenario.Action{Name: act.Type, Params: act.Params}
+	p.settle()
 	return offerAccepted
 }
 
@@ -106,26 +117,24 @@ func (a *account) send(m protocol.Message) {
 	}
 }
 
-// request issues the next request-action of a step and makes it pending.
-func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time) {
+// request issues the next request-action of a step and makes it pending;
+// the step waits for the account if it is connected.
+func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time, gate *stepGate) {
 	a.mu.Lock()
 	msg := &protocol.RequestAction{
 		ID: a.nextID, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: percept,
 	}
 	a.nextID++
-	a.pending = pendingRequest{msg: msg, deadline: deadline}
+	a.pending = pendingRequest{msg: msg, deadline: deadline, gate: gate}
 	s := a.session
+	if s != nil {
+		a.pending.waiting = true
+		gate.add()
+	}
 	a.mu.Unlock()
 	if s != nil {
 		s.out.push(msg)
 	}
-}
-
-// answeredOrGone reports whether the step need not wait for this account.
-func (a *account) answeredOrGone() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.pending.answered || a.session == nil
 }
 
 // collect ends the pending request and returns the agent's answer, with
@@ -151,26 +160,33 @@ func (a *account) collect() Answer {
 
 // attach makes s the account's connection and returns the one it replaces.
 // The new connection first gets the running simulation's sim-start and, if
-// its deadline has not passed, the current request-action (§4.2).
+// enough time is left to answer it (see stepGate.resend), the current
+// request-action, which the step then waits for; else it gets the next
+// step's (docs/protocol.md, "Reconnection").
 func (a *account) attach(s *session, now time.Time) (old *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	old, a.session = a.session, s
 	if a.simStart != nil {
 		s.out.push(a.simStart)
-		if p := a.pending; p.msg != nil && !p.answered && !now.After(p.deadline) {
-			s.out.push(p.msg)
+		if p := &a.pending; p.msg != nil && !p.answered {
+			p.waiting = p.gate.resend(now, p.waiting)
+			if p.waiting {
+				s.out.push(p.msg)
+			}
 		}
 	}
 	return old
 }
 
-// detach forgets s if it is still the account's connection.
+// detach forgets s if it is still the account's connection; the step no
+// longer waits for the account.
 func (a *account) detach(s *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.session == s {
 		a.session = nil
+		a.pending.settle()
 	}
 }
 

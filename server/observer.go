@@ -31,11 +31,6 @@ type SimResult struct {
 	Ranking []int                // 1-based, equal scores share a rank
 }
 
-// StepStatus is what an agent did in a step (for the status feed).
-type StepStatus struct {
-	Name, Team, Action, Result string
-}
-
 // AnswerKind says how an agent answered a step's request-action.
 type AnswerKind uint8
 

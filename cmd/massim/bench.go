@@ -1,173 +1,242 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"syscall"
+	"strings"
 	"time"
-
-	"github.com/rs/zerolog"
-
-	"github.com/massim-go/massim/clients/random"
-	"github.com/massim-go/massim/clients/team"
 )
+
+// benchScenario is one preset load of "massim bench -scenario".
+type benchScenario struct {
+	name                       string
+	teams, agents, size, steps int
+}
+
+// benchScenarios are the loads the performance targets are stated for
+// (docs: README, "Performance").
+var benchScenarios = []benchScenario{
+	{"S1", 2, 15, 70, 400},
+	{"S2", 2, 50, 100, 300},
+	{"S3", 3, 50, 150, 200},
+	{"S4", 2, 250, 200, 300},
+	{"S5", 4, 250, 300, 300},
+	{"S6", 8, 250, 500, 100},
+}
 
 // runBench is the load command: it starts "massim serve" as a child process
 // on loopback, connects instant-answering random agents from this process,
-// plays one match and reports the server's steps/s, CPU per step and peak
-// RSS (read from the child's rusage, so the agents' own work is not counted).
+// plays one match and reports, phase by phase, the server's wall and CPU
+// time (read from the child alone, so the agents' own work is not counted),
+// the step times the agents saw and the server's peak RSS.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	preset := fs.String("scenario", "", "preset load S1…S6 (teams, agents, size, steps; flags given as well override it)")
 	teams := fs.Int("teams", 2, "number of teams")
 	agents := fs.Int("agents", 50, "agents per team")
 	size := fs.Int("size", 100, "grid width and height")
 	steps := fs.Int("steps", 300, "steps of the match")
+	runs := fs.Int("runs", 1, "matches to play; the report holds the median of each figure")
 	port := fs.Int("port", 0, "agent port (0: a free one)")
 	keep := fs.Bool("keep", false, "keep the generated config and the server log")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	compare := fs.String("compare", "", "compare with an earlier report saved with -json")
+	serverBin := fs.String("server", "", "massim binary whose serve is measured (default: this one; e.g. an older build)")
+	var prof profileFlags
+	prof.register(fs, "the server process")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	if *port == 0 {
-		p, err := freePort()
+	sc := benchScenario{name: "custom", teams: *teams, agents: *agents, size: *size, steps: *steps}
+	if *preset != "" {
+		var err error
+		if sc, err = presetWithFlags(fs, *preset, sc); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	if sc.teams < 1 || sc.agents < 1 || sc.size < 10 || sc.steps < 2 || *runs < 1 {
+		return &exitError{code: 2, err: fmt.Errorf("need at least 1 team, 1 agent, size 10, 2 steps and 1 run")}
+	}
+	var before *benchReport
+	if *compare != "" {
+		var err error
+		if before, err = readBenchReport(*compare); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	self := *serverBin
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return fmt.Errorf("bench: find own binary: %w", err)
+		}
+	}
+	var reports []benchReport
+	for run := range *runs {
+		p := *port
+		if p == 0 {
+			var err error
+			if p, err = freePort(); err != nil {
+				return err
+			}
+		}
+		var extra []string
+		if run == 0 {
+			extra = prof.childArgs() // the first run's profile
+		}
+		r, err := benchRun(self, sc, p, *keep, extra, stderr)
 		if err != nil {
 			return err
 		}
-		*port = p
+		if *runs > 1 && !*asJSON {
+			fmt.Fprintf(stdout, "run %d: CPU/step %.3f ms (steps phase %.3f ms), step p50 %.3f ms\n",
+				run+1, r.CPUPerStepMS, r.StepsCPUPerStepMS, r.StepP50MS)
+		}
+		reports = append(reports, r)
 	}
+	report := medianReport(reports)
+	if *asJSON {
+		return writeBenchJSON(stdout, report)
+	}
+	printBenchReport(stdout, report)
+	if before != nil {
+		fmt.Fprintln(stdout)
+		printBenchComparison(stdout, *before, report, *compare)
+	}
+	return nil
+}
+
+// presetWithFlags starts from the named preset; flags set explicitly win.
+func presetWithFlags(fs *flag.FlagSet, name string, flags benchScenario) (benchScenario, error) {
+	var sc benchScenario
+	var names []string
+	for _, s := range benchScenarios {
+		names = append(names, s.name)
+		if strings.EqualFold(s.name, name) {
+			sc = s
+		}
+	}
+	if sc.name == "" {
+		return sc, fmt.Errorf("-scenario %q: want one of %s", name, strings.Join(names, ", "))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "teams":
+			sc.teams = flags.teams
+		case "agents":
+			sc.agents = flags.agents
+		case "size":
+			sc.size = flags.size
+		case "steps":
+			sc.steps = flags.steps
+		}
+	})
+	return sc, nil
+}
+
+// benchRun plays one match and measures its phases.
+func benchRun(self string, sc benchScenario, port int, keep bool, extra []string, stderr io.Writer) (benchReport, error) {
+	report := benchReport{Scenario: sc.name, Teams: sc.teams, Agents: sc.agents, Size: sc.size, Steps: sc.steps}
 	dir, err := os.MkdirTemp("", "massim-bench-")
 	if err != nil {
-		return fmt.Errorf("bench: %w", err)
+		return report, fmt.Errorf("bench: %w", err)
 	}
-	if !*keep {
+	if keep {
+		fmt.Fprintf(stderr, "bench: config and server log in %s\n", dir)
+	} else {
 		defer os.RemoveAll(dir)
 	}
-	names := make([]string, *teams)
+	names := make([]string, sc.teams)
 	for i := range names {
 		names[i] = string(rune('A' + i))
 	}
 	confPath := filepath.Join(dir, "bench.json")
-	if err := os.WriteFile(confPath, benchConfig(names, *agents, *size, *steps, *port, dir), 0o644); err != nil {
-		return fmt.Errorf("bench: write config: %w", err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("bench: find own binary: %w", err)
+	if err := os.WriteFile(confPath, benchConfig(names, sc.agents, sc.size, sc.steps, port, dir), 0o644); err != nil {
+		return report, fmt.Errorf("bench: write config: %w", err)
 	}
 	logFile, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
-		return fmt.Errorf("bench: %w", err)
+		return report, fmt.Errorf("bench: %w", err)
 	}
 	defer logFile.Close()
-	m, err := startBenchMatch(self, confPath, nil, logFile, names, *agents, *port)
+	failed := func(err error) error { return fmt.Errorf("%w (server log in %s; -keep keeps it)", err, logFile.Name()) }
+
+	began := time.Now()
+	m, err := startBenchServer(self, confPath, extra, logFile, port, sc.teams*sc.agents, sc.steps)
+	if err != nil {
+		return report, err
+	}
+	defer m.stop()
+	pid := m.cmd.Process.Pid
+	ph := phaseClock{pid: pid, last: began}
+	steps := []struct {
+		name string
+		wait func() error
+	}{
+		{"start-up", func() error { return m.waitListening(30 * time.Second) }},
+		{"logins", func() error { m.startAgents(names, sc.agents); return m.waitForAgents() }},
+		{"simulation start", func() error {
+			if err := m.pressEnter(); err != nil {
+				return err
+			}
+			return m.await(m.probe.started, 10*time.Minute, "first request-action")
+		}},
+		{"steps", func() error {
+			return m.await(m.probe.allEnded, time.Duration(sc.steps)*10*time.Second, "sim-end at every agent")
+		}},
+	}
+	for _, s := range steps {
+		if err := s.wait(); err != nil {
+			return report, failed(err)
+		}
+		if err := ph.mark(s.name, &report); err != nil {
+			return report, failed(err)
+		}
+	}
+	usage, err := m.waitExit(time.Minute)
+	if err != nil {
+		return report, failed(err)
+	}
+	total := rusageCPU(usage)
+	report.Phases = append(report.Phases, benchPhase{Name: "shutdown", WallMS: ms(time.Since(ph.last)),
+		UserMS: ms(total.user - ph.sum.user), SystemMS: ms(total.system - ph.sum.system)})
+	report.UserMS, report.SystemMS = ms(total.user), ms(total.system)
+	report.CPUPerStepMS = (report.UserMS + report.SystemMS) / float64(sc.steps)
+	stepsPhase := report.Phases[3]
+	report.StepsCPUPerStepMS = (stepsPhase.UserMS + stepsPhase.SystemMS) / float64(sc.steps)
+	report.StepsPerSecond = float64(sc.steps) / (stepsPhase.WallMS / 1000)
+	report.StepP50MS, report.StepP99MS = percentiles(m.probe.stepTimes())
+	report.PeakRSSMB = float64(usage.Maxrss) / 1024
+	report.MissedActions = m.probe.missed.Load()
+	return report, nil
+}
+
+// phaseClock cuts a run into phases by reading the server's CPU time at
+// each boundary.
+type phaseClock struct {
+	pid  int
+	last time.Time
+	sum  cpuTime // CPU of the phases so far
+}
+
+func (c *phaseClock) mark(name string, r *benchReport) error {
+	cpu, err := processCPU(c.pid)
 	if err != nil {
 		return err
 	}
-	defer m.stop()
-	fmt.Fprintf(stdout, "bench: %d teams × %d agents, %d×%d, %d steps; server pid %d, config %s\n",
-		*teams, *agents, *size, *size, *steps, m.cmd.Process.Pid, confPath)
-	m.waitForAgents()
-	elapsed, usage, err := m.play()
-	if err != nil {
-		return fmt.Errorf("%w (log in %s)", err, logFile.Name())
-	}
-	cpu := time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
-	fmt.Fprintf(stdout, "steps/s          %.1f (%d steps in %v, including set-up)\n", float64(*steps)/elapsed.Seconds(), *steps, elapsed.Round(time.Millisecond))
-	fmt.Fprintf(stdout, "server CPU/step  %.3f ms (user %v, system %v)\n", float64(cpu.Microseconds())/1000/float64(*steps),
-		time.Duration(usage.Utime.Nano()).Round(time.Millisecond), time.Duration(usage.Stime.Nano()).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "server peak RSS  %.1f MB\n", float64(usage.Maxrss)/1024)
+	now := time.Now()
+	d := cpu.sub(c.sum)
+	r.Phases = append(r.Phases, benchPhase{Name: name, WallMS: ms(now.Sub(c.last)), UserMS: ms(d.user), SystemMS: ms(d.system)})
+	c.last, c.sum = now, cpu
 	return nil
 }
 
-// benchMatch is one match of a "massim serve" child process (launch "key")
-// against instant-answering random agents run by this process.
-type benchMatch struct {
-	cmd    *exec.Cmd
-	launch io.WriteCloser
-	agents int
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-}
-
-// startBenchMatch starts the server with the config and extra flags, and
-// the agents of every team, which connect while the server waits for ENTER.
-func startBenchMatch(self, confPath string, extra []string, log io.Writer, teams []string, agents, port int) (*benchMatch, error) {
-	args := append([]string{"serve", "-conf", confPath, "-log-format", "json", "-log-level", "error"}, extra...)
-	m := &benchMatch{cmd: exec.Command(self, args...), agents: len(teams) * agents}
-	m.cmd.Stdout, m.cmd.Stderr = log, log
-	launch, err := m.cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
-	m.launch = launch
-	if err := m.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: start server: %w", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	m.cancel = cancel
-	for i, name := range teams {
-		m.wg.Add(1)
-		go func() {
-			defer m.wg.Done()
-			_ = team.Run(ctx, team.Config{Host: "127.0.0.1", Port: port, Team: name, Password: "1",
-				Count: agents, Logger: zerolog.Nop()}, random.ForTeam(int64(i+1)))
-		}()
-	}
-	return m, nil
-}
-
-// waitForAgents gives every agent time to connect and log in.
-func (m *benchMatch) waitForAgents() {
-	time.Sleep(time.Second + time.Duration(m.agents)*2*time.Millisecond)
-}
-
-// play presses ENTER and waits for the tournament to end; it returns the
-// wall time from the launch and the server process's resource usage.
-func (m *benchMatch) play() (time.Duration, *syscall.Rusage, error) {
-	began := time.Now()
-	if _, err := io.WriteString(m.launch, "\n"); err != nil {
-		return 0, nil, fmt.Errorf("bench: launch: %w", err)
-	}
-	werr := m.cmd.Wait()
-	elapsed := time.Since(began)
-	m.stop()
-	if werr != nil {
-		return 0, nil, fmt.Errorf("bench: server failed: %w", werr)
-	}
-	usage, ok := m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0, nil, errors.New("bench: no resource usage on this platform")
-	}
-	return elapsed, usage, nil
-}
-
-// stop ends the agents (and the server if it still runs).
-func (m *benchMatch) stop() {
-	m.cancel()
-	if m.cmd.ProcessState == nil {
-		_ = m.cmd.Process.Kill()
-		_ = m.cmd.Wait()
-	}
-	m.wg.Wait()
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("bench: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // benchConfig is a contest-like match of the requested size.
 func benchConfig(teams []string, agents, size, steps, port int, dir string) []byte {

@@ -113,7 +113,7 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 	if err := os.WriteFile(confPath, benchConfig(names, agents, size, steps, agentPort, dir), 0o644); err != nil {
 		return res, fmt.Errorf("bench-monitor: write config: %w", err)
 	}
-	m, err := startBenchMatch(self, confPath, []string{"-monitor", "127.0.0.1:" + strconv.Itoa(httpPort)}, io.Discard, names, agents, agentPort)
+	m, err := startBenchMatch(self, confPath, []string{"-monitor", "127.0.0.1:" + strconv.Itoa(httpPort)}, io.Discard, names, agents, agentPort, steps)
 	if err != nil {
 		return res, err
 	}
@@ -121,7 +121,9 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
-	m.waitForAgents()
+	if err := m.waitForAgents(); err != nil {
+		return res, err
+	}
 	pid := m.cmd.Process.Pid
 	before := rssMB(pid)
 	var frames atomic.Int64

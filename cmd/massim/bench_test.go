@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBench_ReportsPhasesAsJSONWritesProfilesAndCompares(t *testing.T) {
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	out, err := exec.Command(bin, "bench", "-teams", "2", "-agents", "3", "-size", "20", "-steps", "6",
+		"-json", "-cpuprofile", cpu, "-memprofile", mem).Output()
+	require.NoError(t, err, "%s", out)
+	var r benchReport
+	require.NoError(t, json.Unmarshal(out, &r), "%s", out)
+	assert.Equal(t, 6, r.Steps)
+	var names []string
+	for _, p := range r.Phases {
+		names = append(names, p.Name)
+		assert.GreaterOrEqual(t, p.WallMS, 0.0)
+	}
+	assert.Equal(t, []string{"start-up", "logins", "simulation start", "steps", "shutdown"}, names)
+	assert.Positive(t, r.CPUPerStepMS)
+	assert.Positive(t, r.StepP50MS)
+	assert.GreaterOrEqual(t, r.StepP99MS, r.StepP50MS)
+	assert.Positive(t, r.PeakRSSMB)
+	assert.Zero(t, r.MissedActions, "instant agents answer every step in time")
+	for _, f := range []string{cpu, mem} {
+		st, err := os.Stat(f)
+		require.NoError(t, err)
+		assert.Positive(t, st.Size(), f)
+	}
+
+	saved := filepath.Join(dir, "before.json")
+	require.NoError(t, os.WriteFile(saved, out, 0o644))
+	out, err = exec.Command(bin, "bench", "-teams", "2", "-agents", "3", "-size", "20", "-steps", "6", "-compare", saved).Output()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "compared with "+saved)
+	assert.Contains(t, string(out), "CPU/step ms")
+	assert.NotContains(t, string(out), "the loads differ")
+}
+
+func TestBench_PresetsAndOverrides(t *testing.T) {
+	parse := func(args ...string) (benchScenario, error) {
+		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+		var flags benchScenario
+		fs.IntVar(&flags.teams, "teams", 2, "")
+		fs.IntVar(&flags.agents, "agents", 50, "")
+		fs.IntVar(&flags.size, "size", 100, "")
+		fs.IntVar(&flags.steps, "steps", 300, "")
+		preset := fs.String("scenario", "", "")
+		require.NoError(t, fs.Parse(args))
+		return presetWithFlags(fs, *preset, flags)
+	}
+	sc, err := parse("-scenario", "S5")
+	require.NoError(t, err)
+	assert.Equal(t, benchScenario{"S5", 4, 250, 300, 300}, sc)
+	sc, err = parse("-scenario", "s1", "-steps", "50")
+	require.NoError(t, err)
+	assert.Equal(t, benchScenario{"S1", 2, 15, 70, 50}, sc, "an explicit flag wins over the preset")
+	_, err = parse("-scenario", "S9")
+	assert.ErrorContains(t, err, "S1, S2, S3, S4, S5, S6")
+}
+
+func TestBench_PercentilesAndMedians(t *testing.T) {
+	var ds []time.Duration
+	for i := 1; i <= 100; i++ {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	p50, p99 := percentiles(ds)
+	assert.Equal(t, 51.0, p50)
+	assert.Equal(t, 100.0, p99)
+	m := medianReport([]benchReport{
+		{CPUPerStepMS: 3, MissedActions: 0, Phases: []benchPhase{{Name: "steps", UserMS: 9}}},
+		{CPUPerStepMS: 1, MissedActions: 2, Phases: []benchPhase{{Name: "steps", UserMS: 1}}},
+		{CPUPerStepMS: 2, MissedActions: 0, Phases: []benchPhase{{Name: "steps", UserMS: 5}}},
+	})
+	assert.Equal(t, 2.0, m.CPUPerStepMS)
+	assert.Equal(t, 5.0, m.Phases[0].UserMS)
+	assert.Equal(t, int64(2), m.MissedActions, "the worst run's missed actions")
+	assert.Equal(t, 3, m.Runs)
+	var buf bytes.Buffer
+	printBenchReport(&buf, m)
+	assert.Contains(t, buf.String(), "median of 3 runs")
+}

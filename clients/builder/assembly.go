@@ -43,6 +43,9 @@ func (b *brain) placeSkill(c *bt.Context, _ *bt.Call) bt.Status {
 		spot = j.project.spot
 		atSpot = m.gpos() == spot
 		if atSpot && held[0].Pos == anchor {
+			if !j.project.placed {
+				b.log.Debug().Int("step", b.p.Step).Int("project", j.project.id).Msg("submitter placed")
+			}
 			j.project.placed = true
 			j.project.slots[0].attached = true
 			j.project.progress = b.p.Step
@@ -77,6 +80,7 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 			if k, ok := call.Data.(int); ok {
 				p.slots[k].attached = true
 				p.progress = b.p.Step
+				b.log.Debug().Int("step", b.p.Step).Int("project", p.id).Int("slot", k).Msg("block connected")
 			}
 		}
 		complete := true
@@ -126,17 +130,24 @@ func (b *brain) submitSkill(c *bt.Context, call *bt.Call) bt.Status {
 			b.team.squad.view(b, func(m *member, _ *memory.Map) {
 				j.project.done = true
 				m.job = nil
+				b.team.squad.plan.count("submitted", len(task.Reqs))
 			})
 			return bt.Success
 		case game.FailedRandom:
 		default:
 			b.log.Debug().Str("task", task.Name).Str("result", res).Msg("submit failed")
-			b.team.squad.view(b, func(*member, *memory.Map) { b.team.squad.plan.abandon(j.project) })
+			b.team.squad.view(b, func(*member, *memory.Map) {
+				b.team.squad.plan.count("abandoned: submit failed", len(task.Reqs))
+				b.team.squad.plan.abandon(j.project)
+			})
 			return bt.Failure
 		}
 	}
 	if _, active := b.p.Task(task.Name); !active || !b.p.InGoalZone(game.Pos{}) || call.Ticks > 4 {
-		b.team.squad.view(b, func(*member, *memory.Map) { b.team.squad.plan.abandon(j.project) })
+		b.team.squad.view(b, func(*member, *memory.Map) {
+			b.team.squad.plan.count("abandoned: cannot submit", len(task.Reqs))
+			b.team.squad.plan.abandon(j.project)
+		})
 		return bt.Failure
 	}
 	b.submitted = task.Reqs
@@ -158,20 +169,27 @@ func (b *brain) standFor(m *member, w *memory.Map, p *project, k int) (game.Pos,
 	taken := b.team.squad.plan.cellsOf(p.group)
 	good := func(q game.Pos) bool {
 		c := w.At(q)
-		return !taken[q] && c.Terrain != memory.Obstacle && !(c.Markers.Danger() && c.Seen() >= w.Step()-5)
+		return !taken[q] && !(c.Markers.Danger() && c.Seen() >= w.Step()-5)
 	}
 	if sl.hasStand && good(sl.stand) {
 		return sl.stand, true
 	}
 	here := m.gpos()
-	best, bestDist := game.Pos{}, -1
+	best, bestCost := game.Pos{}, -1
 	for _, n := range cell.Neighbours() {
 		q := w.Norm(n)
-		if d := w.Dist(q, here); good(q) && (bestDist < 0 || d < bestDist) {
-			best, bestDist = q, d
+		if !good(q) {
+			continue
+		}
+		cost := w.Dist(q, here)
+		if w.At(q).Terrain == memory.Obstacle {
+			cost += 4 // it must be dug first
+		}
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = q, cost
 		}
 	}
-	if bestDist < 0 {
+	if bestCost < 0 {
 		return game.Pos{}, false
 	}
 	sl.stand = best

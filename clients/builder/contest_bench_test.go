@@ -3,6 +3,7 @@ package builder
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/clients/random"
@@ -23,6 +25,8 @@ var (
 	contestSim   = flag.Int("contest.sim", 1, "BenchmarkContest2022: the simulation (1-3)")
 	contestSeeds = flag.String("contest.seeds", "1", "BenchmarkContest2022: seeds, comma-separated")
 	contestSteps = flag.Int("contest.steps", 0, "BenchmarkContest2022: steps to play (0: all)")
+	contestLog   = flag.String("contest.log", "", "BenchmarkContest2022: write the builder's debug log (team A) to this file")
+	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout")
 	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
 )
 
@@ -57,7 +61,17 @@ func BenchmarkContest2022(b *testing.B) {
 			if *contestSteps > 0 {
 				p.Steps = *contestSteps
 			}
-			tm, err := New(Config{Seed: seed})
+			cfg := Config{Seed: seed}
+			if *contestTrace != "" {
+				cfg.Trace, cfg.TraceOut = strings.Split(*contestTrace, ","), os.Stdout
+			}
+			if *contestLog != "" {
+				f, err := os.Create(*contestLog)
+				require.NoError(b, err)
+				defer f.Close()
+				cfg.Logger = zerolog.New(f).Level(zerolog.DebugLevel)
+			}
+			tm, err := New(cfg)
 			require.NoError(b, err)
 			opp := random.ForTeam(seed)
 			if *contestVs == "builder" {
@@ -67,10 +81,20 @@ func BenchmarkContest2022(b *testing.B) {
 			}
 			s := newSimulation(b, p, teamsAB, []newBehaviour{tm.Behaviour, opp})
 			violations := map[string]int{}
+			norms := map[string]string{}
 			s.onPercept = func(name string, pc *protocol.StepPercept) {
+				for _, n := range pc.Norms {
+					if _, ok := norms[n.Name]; !ok && len(n.Requirements) > 0 {
+						r := n.Requirements[0]
+						norms[n.Name] = fmt.Sprintf("%s %s<=%d %d-%d p%d", r.Type, r.Name, r.Quantity, n.Start, n.Until, n.Punishment)
+					}
+				}
 				if strings.HasPrefix(name, "agentA") {
 					for _, v := range pc.Violations {
 						violations[v]++
+						if *contestTrace == "violations" {
+							fmt.Printf("step %d %s violates %s (%s) attached %d role %s\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role)
+						}
 					}
 				}
 			}
@@ -80,6 +104,8 @@ func BenchmarkContest2022(b *testing.B) {
 			games++
 			b.Logf("sim %d seed %d: A %d, B %d in %v; violations %v", *contestSim, seed, s.score("A"), s.score("B"), time.Since(began).Round(time.Millisecond), violations)
 			b.Logf("  A actions: %s", s.summary("agentA"))
+			b.Logf("  A projects: %v", tm.squad.plan.stats)
+			b.Logf("  norms: %v", norms)
 		}
 	}
 	b.ReportMetric(float64(total)/float64(games), "points/sim")

@@ -45,6 +45,8 @@ func funcList() []bt.Func {
 				}
 				return bt.String(j.kind.String())
 			}),
+		fn("mustWait", "whether a Carry norm now or within two steps keeps the agent from holding what its job needs", nil, bt.KindBool,
+			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.mustWait()) }),
 		fn("cluttered", "whether the agent holds things its job has no use for", nil, bt.KindBool,
 			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.cluttered()) }),
 		fn("stepsLeft", "steps of the simulation after this one", nil, bt.KindNumber,
@@ -77,7 +79,10 @@ func (b *brain) cluttered() bool {
 	}
 	j, ok := b.myJob()
 	if !ok || j.kind == jobExplore {
-		return len(b.attached) > 1
+		return len(b.attached) > 1 || b.p.Role != b.wantedRole()
+	}
+	if j.kind == jobStock && b.p.Role != b.wantedRole() {
+		return true // walk to the role zone unladen: faster, and free to dig
 	}
 	if j.kind == jobSubmit {
 		placed := false
@@ -89,9 +94,6 @@ func (b *brain) cluttered() bool {
 	held := b.heldBlocks()
 	return len(b.attached) > 1 || len(held) != 1 || held[0].Details != j.block
 }
-
-// wantedRole is the role the agent should have: a worker.
-func (b *brain) wantedRole() string { return roleWorker }
 
 // carryLimit is the smallest Carry limit of the norms active now or within
 // ahead steps; a large number when none applies.

@@ -2,7 +2,10 @@ package builder
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+
+	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
@@ -83,6 +86,17 @@ type planner struct {
 	projects []*project
 	nextID   int
 	bad      map[string]int // tasks not to start again until the step
+	// stats counts what happened to projects, by event and task size,
+	// for diagnostics.
+	stats map[string]int
+	log   zerolog.Logger
+}
+
+func (pl *planner) count(event string, size int) {
+	if pl.stats == nil {
+		pl.stats = map[string]int{}
+	}
+	pl.stats[fmt.Sprintf("%s (%d)", event, size)]++
 }
 
 // Planning parameters.
@@ -102,7 +116,10 @@ func (pl *planner) update(s *squad, b *brain) {
 		return
 	}
 	pl.planned, pl.step = true, b.p.Step
+	pl.log = s.log
+	pl.roles(s, b.p.Norms)
 	pl.review(s, b.p.Tasks)
+	pl.refill(s)
 	pl.open(s, b.p.Tasks)
 	pl.assign(s, b.p.Tasks)
 }
@@ -153,8 +170,11 @@ func (pl *planner) review(s *squad, tasks []game.Task) {
 		sub := p.submitter
 		switch {
 		case !ok || t.Deadline < pl.step:
+			pl.count("abandoned: task gone", len(p.slots))
 		case sub == nil || sub.group != p.group || sub.job == nil || sub.job.project != p || sub.deactivated:
+			pl.count("abandoned: submitter out", len(p.slots))
 		case pl.step-p.progress > projectPatience:
+			pl.count("abandoned: no progress", len(p.slots))
 			pl.markBad(p.task.Name, 20)
 		default:
 			for i := range p.slots {
@@ -164,6 +184,7 @@ func (pl *planner) review(s *squad, tasks []game.Task) {
 			}
 			continue
 		}
+		pl.log.Debug().Int("step", pl.step).Int("project", p.id).Bool("placed", p.placed).Int("progress", p.progress).Msg("project abandoned")
 		pl.abandon(p)
 	}
 	pl.projects = slices.DeleteFunc(pl.projects, func(p *project) bool { return p.done })
@@ -331,7 +352,43 @@ func (pl *planner) start(s *squad, g *group, t game.Task) bool {
 		h.job = &job{kind: jobHelp, block: p.slots[k].req.Type, project: p, slot: k, since: pl.step}
 	}
 	pl.projects = append(pl.projects, p)
+	pl.count("opened", len(p.slots))
+	if pl.log.GetLevel() <= zerolog.DebugLevel {
+		e := pl.log.Debug().Int("step", pl.step).Int("project", p.id).Str("task", t.Name).Int("deadline", t.Deadline).
+			Stringer("spot", p.spot).Str("submitter", best.name).Int("cost", bestCost)
+		for k := 1; k < len(p.slots); k++ {
+			e = e.Str(fmt.Sprint("helper", k), p.slots[k].helper.name)
+		}
+		e.Int("worst", worst).Msg("project opened")
+	}
 	return true
+}
+
+// refill gives the slots whose helper dropped out a new one: the free
+// member that can bring the block soonest.
+func (pl *planner) refill(s *squad) {
+	for _, p := range pl.projects {
+		for k := range p.slots {
+			sl := &p.slots[k]
+			if sl.helper != nil || sl.attached || k == 0 {
+				continue
+			}
+			var pick candidate
+			for _, name := range p.group.members {
+				m := s.members[name]
+				if !m.free() {
+					continue
+				}
+				if c, ok := fetchCost(p.group.world, m, sl.req.Type, p.spot); ok && (pick.m == nil || c < pick.cost) {
+					pick = candidate{m, c}
+				}
+			}
+			if pick.m != nil {
+				sl.helper = pick.m
+				pick.m.job = &job{kind: jobHelp, block: sl.req.Type, project: p, slot: k, since: pl.step}
+			}
+		}
+	}
 }
 
 // connectionOrder orders a task's requirements so that each comes after
@@ -412,13 +469,27 @@ func (pl *planner) spotNear(w *memory.Map, g *group, t game.Task, from game.Pos)
 
 func spotFits(w *memory.Map, spot game.Pos, reqs []game.Requirement, used map[game.Pos]bool) bool {
 	cells := []game.Pos{spot}
+	shape := map[game.Pos]bool{spot: true}
 	for _, r := range reqs {
-		cells = append(cells, w.Norm(spot.Add(r.Pos)))
+		c := w.Norm(spot.Add(r.Pos))
+		cells = append(cells, c)
+		shape[c] = true
 	}
 	for _, c := range cells {
 		cell := w.At(c)
 		if used[c] || !cell.Known() || cell.Terrain == memory.Obstacle || (cell.Block != "" && !cell.Held) ||
 			(cell.Markers.Danger() && cell.Seen() >= w.Step()-5) {
+			return false
+		}
+	}
+	// Every block but the anchor needs a cell next to it, off the
+	// structure, for its helper to stand on (rock can be dug).
+	for _, c := range cells[2:] {
+		around := c.Neighbours()
+		if !slices.ContainsFunc(around[:], func(n game.Pos) bool {
+			n = w.Norm(n)
+			return !shape[n] && !used[n] && w.At(n).Block == ""
+		}) {
 			return false
 		}
 	}

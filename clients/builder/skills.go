@@ -83,7 +83,7 @@ func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if b.p.Role == role {
 		return bt.Success
 	}
-	if _, ok := b.static.Role(role); !ok || len(b.attached) > 0 {
+	if _, ok := b.static.Role(role); !ok {
 		return bt.Failure
 	}
 	if res, ok := b.resultOf(call); ok && res != game.Success && res != game.FailedRandom {
@@ -120,6 +120,9 @@ func (b *brain) fetchSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if len(b.attached) > 0 || b.carryLimit(2) < 1 {
 		return bt.Failure
 	}
+	if b.anchorBack(c, j) {
+		return bt.Running
+	}
 	if d, ok := b.looseBlockDir(typ); ok {
 		c.Act(game.Attach(d))
 		return bt.Running
@@ -152,6 +155,24 @@ func (b *brain) fetchSkill(c *bt.Context, call *bt.Call) bt.Status {
 		return bt.Running
 	}
 	return st
+}
+
+// anchorBack lets a submitter at its spot take back the anchor block it
+// dropped for a Carry norm (with the blocks connected to it), whoever
+// stands next to it.
+func (b *brain) anchorBack(c *bt.Context, j job) bool {
+	if j.kind != jobSubmit {
+		return false
+	}
+	back := false
+	b.team.squad.view(b, func(m *member, _ *memory.Map) {
+		back = j.project.placed && m.gpos() == j.project.spot
+	})
+	if t, ok := b.p.Thing(anchor, game.KindBlock); back && ok && t.Details == j.block && !b.p.IsAttached(anchor) {
+		c.Act(game.Attach(game.S))
+		return true
+	}
+	return false
 }
 
 // requestDir finds an adjacent dispenser of the type whose cell is free.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rs/zerolog"
+
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
 	"github.com/massim-go/massim/protocol"
@@ -28,6 +30,7 @@ type squad struct {
 	epoch   int // the generation of the simulation being played
 	torus   torus
 	plan    planner
+	log     zerolog.Logger
 }
 
 // group is a set of members whose frames are linked, with their common map.
@@ -47,6 +50,7 @@ type member struct {
 	steps  map[int]sightingStep
 	brain  *brain // the agent; its fields belong to its goroutine
 	job    *job
+	want   string // the role the team wants the member in
 	// exploring is the member's exploration target, so that teammates
 	// look elsewhere.
 	exploring exploreState
@@ -70,8 +74,8 @@ type sightingStep struct {
 	seen []game.Pos
 }
 
-func newSquad() *squad {
-	return &squad{members: map[string]*member{}}
+func newSquad(log zerolog.Logger) *squad {
+	return &squad{members: map[string]*member{}, log: log}
 }
 
 // join (re)registers an agent at the start of a simulation; it returns the

@@ -1,11 +1,9 @@
 package server
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,21 +17,8 @@ import (
 func TestOptionsNow_IsTheClockOfDeadlinesAnswersAndStatus(t *testing.T) {
 	stopped := time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC)
 	rec := &recorder{}
-	launch := make(chan struct{})
-	srv := New(testConfig(t, 1000, 3, 1), zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), Options{
-		Listen: "127.0.0.1:0", Launch: launch, Observers: []Observer{rec},
-		Now: func() time.Time { return stopped },
-	})
-	require.NoError(t, srv.Listen())
-	ts := &testServer{Server: srv, launch: launch, done: make(chan struct{})}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		defer close(ts.done)
-		ts.sum, ts.err = srv.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-ts.done
+	ts := startServerWith(t, testConfig(t, 1000, 3, 1), Options{
+		Observers: []Observer{rec}, Now: func() time.Time { return stopped },
 	})
 
 	a, b := login(t, ts, "agentA1", "1"), login(t, ts, "agentB1", "2")

@@ -71,6 +71,7 @@ type Server struct {
 	ordered  []*account // team order, then index
 	status   *statusBoard
 	wake     chan struct{}
+	gate     stepGate // of the running step
 	ctrl     *Control
 	notifier *statusNotifier
 	key      launchKey
@@ -102,6 +103,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	if len(opts.Lineup) > 0 {
 		mode = ModeMatch
 	}
+	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	s.ctrl.roster = s.roster
 	for _, a := range cfg.Accounts() {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,22 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
-
-// buildMassim builds this command into a temporary folder.
-func buildMassim(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "massim")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
 
 // simulationStarts is the JSON log line of a simulation's start.
 const simulationStarts = `"message":"simulation starts"`
@@ -178,11 +165,11 @@ func finalSnapshots(t *testing.T, results, replayRoot string, steps, from int) [
 	require.GreaterOrEqual(t, len(m.Simulations), from)
 	var out []*scenario.Snapshot
 	for _, s := range m.Simulations[from:] {
-		r, err := replays.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)))
+		r, err := compact.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)+compact.Extension))
 		require.NoError(t, err, "replay of %s", s.Name)
-		snap, err := r.Snapshot(steps - 1)
+		st, err := r.Step(steps - 1)
 		require.NoError(t, err, "replay of %s", s.Name)
-		out = append(out, snap)
+		out = append(out, st.Snapshot)
 	}
 	return out
 }

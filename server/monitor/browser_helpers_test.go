@@ -68,11 +68,15 @@ const canvasPrint = `(() => {
   return h;
 })()`
 
-// screenPos is where the centre of the shown snapshot's first agent is.
+// firstAgentPos is where the centre of the first agent of the shown
+// snapshot inside the map's view is, in page coordinates.
 const firstAgentPos = `(() => {
-  const m = window.massim, t = m.transform, a = m.snapshot.entities[0];
-  const r = document.getElementById('map').getBoundingClientRect();
-  return {x: r.left + (a.pos[0] + 0.5) * t.scale + t.x, y: r.top + (a.pos[1] + 0.5) * t.scale + t.y, name: a.name};
+  const m = window.massim, t = m.transform, r = document.getElementById('map').getBoundingClientRect();
+  for (const a of m.snapshot.entities) {
+    const x = r.left + (a.pos[0] + 0.5) * t.scale + t.x, y = r.top + (a.pos[1] + 0.5) * t.scale + t.y;
+    if (x > r.left + 5 && y > r.top + 5 && x < r.right - 5 && y < r.bottom - 5) return {x, y, name: a.name};
+  }
+  return null;
 })()`
 
 type screenPoint struct {

@@ -57,6 +57,7 @@ func TestBrowser_LivePageShowsTheMatchAndRewinds(t *testing.T) {
 	page.Wait(`Math.round(massim.transform.scale * 100) > ` + strconv.Itoa(before))
 	var agent screenPoint
 	page.Eval(firstAgentPos, &agent)
+	require.NotEmpty(t, agent.Name, "an agent in view")
 	page.Click(agent.X, agent.Y)
 	page.Wait(`massim.selected !== null && !document.getElementById("sec-agent").hidden`)
 	assertDisplayed(t, page, map[string]bool{"#sec-agent": true})

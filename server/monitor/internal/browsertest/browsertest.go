@@ -51,7 +51,7 @@ type Page struct {
 	errs []string // uncaught exceptions and console errors
 }
 
-// Open starts Chromium with a 1280×800 window and a fresh profile, and
+// Open starts Chromium with a 1280×800 viewport and a fresh profile, and
 // returns its tab. Without Chromium the test is skipped locally and fails
 // in CI (CI=true). The browser stops when the test ends.
 func Open(t testing.TB) *Page {
@@ -102,13 +102,14 @@ func Open(t testing.TB) *Page {
 		stopBudget()
 		_ = os.RemoveAll(profile)
 	})
-	// Start the browser and give every document of the tab the helpers of
-	// helpersJS.
+	// Start the browser, give every document of the tab the helpers of
+	// helpersJS, and fix the viewport (the window size includes whatever
+	// the browser's own frame takes).
 	err = chromedp.Do(tab, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
 			page.AddScriptToEvaluateOnNewDocumentParams{Source: helpersJS})
 		return err
-	}))
+	}), chromedp.EmulateViewport(1280, 800))
 	if err != nil {
 		t.Fatalf("browsertest: start chromium: %v", err)
 	}

@@ -1,6 +1,6 @@
 package scenario
 
-// attach is §8.4.
+// attach is the attach action (docs/rules.md, "attach").
 func (w *World) attach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
@@ -28,7 +28,7 @@ func (w *World) attach(e *entity, params []string) string {
 	return ResultSuccess
 }
 
-// detach is §8.5: only the direct link between agent and thing goes.
+// detach is the detach action (docs/rules.md, "detach"): only the direct link between agent and thing goes.
 func (w *World) detach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {

@@ -1,6 +1,6 @@
 package scenario
 
-// request is §8.9: a new, unattached block on a free dispenser cell.
+// request is the request action (docs/rules.md, "request"): a new, unattached block on a free dispenser cell.
 func (w *World) request(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
@@ -18,7 +18,7 @@ func (w *World) request(e *entity, params []string) string {
 	return ResultSuccess
 }
 
-// submit is §8.10: the requirement blocks, in the agent's own frame and held
+// submit is the submit action (docs/rules.md, "submit"): the requirement blocks, in the agent's own frame and held
 // through its structure, are consumed for the task's reward.
 func (w *World) submit(e *entity, params []string) string {
 	name, _ := param(params, 0)

@@ -9,7 +9,7 @@ import (
 )
 
 // account is one agent login. It outlives connections: its action ids keep
-// increasing for the whole server run (PROTOCOL.md §3.2), whatever happens to
+// increasing for the whole server run (docs/protocol.md, "Action ids"), whatever happens to
 // its sessions.
 type account struct {
 	user     string
@@ -76,7 +76,7 @@ func (a *account) connected() bool {
 }
 
 // send queues a message on the current connection; with no connection the
-// message is dropped, as a new login discards everything queued anyway (§4.2).
+// message is dropped, as a new login discards everything queued anyway (docs/protocol.md, "Reconnection").
 func (a *account) send(m protocol.Message) {
 	a.mu.Lock()
 	s := a.session
@@ -119,7 +119,7 @@ func (a *account) collect() (scenario.Action, bool) {
 
 // attach makes s the account's connection and returns the one it replaces.
 // The new connection first gets the running simulation's sim-start and, if
-// its deadline has not passed, the current request-action (§4.2).
+// its deadline has not passed, the current request-action (docs/protocol.md, "Reconnection").
 func (a *account) attach(s *session, now time.Time) (old *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -40,7 +40,7 @@ func (s *Server) acceptLoop(l net.Listener) {
 }
 
 // frontDesk reads the first frame of a connection and decides what it is
-// (PROTOCOL.md §4.1).
+// (docs/protocol.md, "The first frame of a connection").
 func (s *Server) frontDesk(conn net.Conn) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
 	reader := protocol.NewFrameReader(conn, s.cfg.Server.MaxPacketLength)
@@ -70,7 +70,7 @@ func (s *Server) frontDesk(conn net.Conn) {
 }
 
 // authenticate checks credentials; on success the connection becomes the
-// account's session, replacing any previous one (§4.2).
+// account's session, replacing any previous one (docs/protocol.md, "Reconnection").
 func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req protocol.AuthRequest) {
 	acc, ok := s.accounts[req.User]
 	if !ok || acc.password != req.Password {
@@ -91,7 +91,7 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 }
 
 // serveStatus answers status requests on a connection that started with one,
-// ignores anything else and ends when the client closes (§4.1 Suggestion).
+// ignores anything else and ends when the client closes (docs/protocol.md, "The first frame of a connection").
 func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 	defer conn.Close()
 	if !writeMessage(conn, s.status.response(time.Now())) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Action names (SCENARIO.md §8.1). NoAction is what the server records for
+// Action names (docs/rules.md, "Actions"). NoAction is what the server records for
 // an agent that did not answer in time; clients never send it.
 const (
 	ActSkip       = "skip"
@@ -24,7 +24,7 @@ const (
 	NoAction      = "no_action"
 )
 
-// Survey targets of the one-parameter survey (SCENARIO.md §8.13).
+// Survey targets of the one-parameter survey (docs/rules.md, "survey").
 const (
 	SurveyDispenser = "dispenser"
 	SurveyGoal      = "goal"
@@ -106,7 +106,7 @@ func SurveyAt(x, y int) Action {
 	return Action{Name: ActSurvey, Params: []string{strconv.Itoa(x), strconv.Itoa(y)}}
 }
 
-// Result codes of actions (SCENARIO.md §8.14).
+// Result codes of actions (docs/rules.md, "Result codes").
 const (
 	Success         = "success"
 	PartialSuccess  = "partial_success"

@@ -22,8 +22,8 @@ func (l *logFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.level, "log-level", "", "log level: debug, normal, error, critical (default: the config's logLevel, else normal)")
 }
 
-// newLogger builds the logger; configLevel is the config's logLevel (CONFIG.md
-// §13), overridden by the flag; logDir adds a log file when not empty.
+// newLogger builds the logger; configLevel is the config's logLevel
+// (docs/config.md, "Logging"), overridden by the flag; logDir adds a log file when not empty.
 func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zerolog.Logger, func(), error) {
 	level := l.level
 	if level == "" {

@@ -72,7 +72,7 @@ func (s *spectators) close() {
 }
 
 // replayObserver hands every simulation to the replay writer, in the
-// folder <matchStart>-<simName> (REPLAY.md §1).
+// folder <matchStart>-<simName> (docs/replays.md, "Replay folders").
 type replayObserver struct{ w *replays.Writer }
 
 func (o replayObserver) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {

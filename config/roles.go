@@ -1,13 +1,10 @@
 package config
 
-import "slices"
+import (
+	"slices"
 
-// actionNames are the actions of docs/rules.md, "Actions"; a role listing any other
-// name gets a warning (docs/config.md, "Roles").
-var actionNames = []string{
-	"skip", "move", "attach", "detach", "rotate", "connect", "disconnect",
-	"request", "submit", "clear", "adopt", "adapt", "survey", "no_action",
-}
+	"github.com/massim-go/massim/protocol"
+)
 
 // readRoles reads match[i].roles. The first role is the default role and
 // must define everything; later roles inherit what they omit
@@ -135,7 +132,7 @@ func readActions(r *report, n *node, path string) []string {
 		if !ok {
 			continue
 		}
-		if !slices.Contains(actionNames, name) {
+		if !protocol.IsGameAction(name) && name != protocol.ActionNoAction {
 			r.warn(el.file, indexPath(path, i), "unknown action %q", name)
 		}
 		actions = append(actions, name)

@@ -12,6 +12,9 @@ var serverKeys = []string{
 	"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations",
 }
 
+// DefaultPort is the agent port when the server block names none.
+const DefaultPort = 12300
+
 // serverDefaults is the defaults layer of the server block: the Java server
 // requires every key, we use these defaults (docs/config.md, "The server
 // block"). A function, not a
@@ -21,7 +24,7 @@ func serverDefaults() layer {
 		"tournamentMode":         ModeRoundRobin,
 		"teamsPerMatch":          2,
 		"launch":                 "key",
-		"port":                   12300,
+		"port":                   DefaultPort,
 		"backlog":                10000,
 		"agentTimeout":           4000 * time.Millisecond,
 		"resultPath":             "results",
@@ -31,8 +34,17 @@ func serverDefaults() layer {
 		"maxPacketLength":        65536,
 		"waitBetweenSimulations": time.Duration(0),
 		"adminToken":             "", // admin API off
+		"replayFormat":           ReplayCompact,
+		"frontDeskTimeout":       10 * time.Second,
 	}
 }
+
+// Replay formats (server.replayFormat, a massim-go extension).
+const (
+	ReplayCompact  = "compact"  // our compact, seekable file (docs/replays.md, "Compact format")
+	ReplayOfficial = "official" // the official folder layout
+	ReplayBoth     = "both"
+)
 
 var logLevels = []string{"debug", "normal", "error", "critical"}
 
@@ -83,7 +95,9 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("replayPath")
 		num("maxPacketLength", atLeast(1))
 		millis("waitBetweenSimulations", atLeast(0))
-		str("adminToken") // massim-go extension; not in serverKeys, so never listed as defaulted
+		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
+		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
+		str("replayFormat")                    // massim-go extension, like adminToken
 		o.finish()
 		checkServerStrings(r, o, given)
 	}
@@ -111,6 +125,9 @@ func checkServerStrings(r *report, o *object, given layer) {
 			r.fail(o.opt("tournamentMode").file, o.keyPath("tournamentMode"),
 				"must be %q, %q or %q", ModeRoundRobin, ModeManual, ModeRandom)
 		}
+	}
+	if f, ok := given["replayFormat"].(string); ok && f != ReplayCompact && f != ReplayOfficial && f != ReplayBoth {
+		r.fail(o.opt("replayFormat").file, o.keyPath("replayFormat"), "must be %q, %q or %q", ReplayCompact, ReplayOfficial, ReplayBoth)
 	}
 	if launch, ok := given["launch"].(string); ok {
 		// The syntax does not depend on the clock; the server parses again at start.

@@ -24,6 +24,8 @@ func TestServerBlockAsGiven(t *testing.T) {
 		ReplayPath:             "replays",
 		MaxPacketLength:        65536,
 		WaitBetweenSimulations: 5 * time.Second,
+		FrontDeskTimeout:       10 * time.Second,
+		ReplayFormat:           ReplayCompact,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -35,15 +37,17 @@ func withoutDefaulted(s Server) Server {
 
 func TestServerDefaults(t *testing.T) {
 	defaults := Server{
-		TournamentMode:  ModeRoundRobin,
-		TeamsPerMatch:   2,
-		Launch:          "key",
-		Port:            12300,
-		Backlog:         10000,
-		AgentTimeout:    4 * time.Second,
-		ResultPath:      "results",
-		LogLevel:        "normal",
-		MaxPacketLength: 65536,
+		TournamentMode:   ModeRoundRobin,
+		TeamsPerMatch:    2,
+		Launch:           "key",
+		Port:             12300,
+		Backlog:          10000,
+		AgentTimeout:     4 * time.Second,
+		ResultPath:       "results",
+		LogLevel:         "normal",
+		MaxPacketLength:  65536,
+		ReplayFormat:     ReplayCompact,
+		FrontDeskTimeout: 10 * time.Second,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

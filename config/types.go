@@ -32,22 +32,31 @@ const (
 
 // Server is the "server" block with defaults applied (docs/config.md, "The server block").
 type Server struct {
-	TournamentMode         string
-	TeamsPerMatch          int
-	Launch                 string
-	Port                   int
-	Backlog                int
-	AgentTimeout           time.Duration
-	ResultPath             string
-	LogLevel               string
-	LogPath                string // "" = no log file
-	ReplayPath             string // "" = no replays
+	TournamentMode string
+	TeamsPerMatch  int
+	Launch         string
+	Port           int
+	Backlog        int
+	AgentTimeout   time.Duration
+	ResultPath     string
+	LogLevel       string
+	LogPath        string // "" = no log file
+	ReplayPath     string // "" = no replays
+	// ReplayFormat is what replays are written as: ReplayCompact (the
+	// default), ReplayOfficial or ReplayBoth (massim-go extension, key
+	// "replayFormat").
+	ReplayFormat           string
 	MaxPacketLength        int
 	WaitBetweenSimulations time.Duration
 	// AdminToken protects the HTTP admin API (massim-go extension, key
 	// "adminToken"); "" leaves the API off unless MASSIM_ADMIN_TOKEN is set.
 	// A secret: never log it.
 	AdminToken string
+	// FrontDeskTimeout is how long a new connection may take to
+	// authenticate (key "frontDeskTimeout", milliseconds; massim-go
+	// extension). A connection that started with status-request is closed
+	// after this long without one.
+	FrontDeskTimeout time.Duration
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }

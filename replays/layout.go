@@ -3,6 +3,8 @@ package replays
 import (
 	"strconv"
 	"time"
+
+	"github.com/massim-go/massim/internal/filestamp"
 )
 
 // StaticFile is the name of the static world file of a replay folder.
@@ -27,5 +29,5 @@ func GroupFile(group int) string { return strconv.Itoa(group) + ".json" }
 // <matchStart yyyy-MM-dd-HH-mm-ss>-<simName> (docs/replays.md, "Replay folders"), in local time
 // like the official server.
 func FolderName(matchStart time.Time, sim string) string {
-	return matchStart.Format("2006-01-02-15-04-05") + "-" + sim
+	return filestamp.Format(matchStart) + "-" + sim
 }

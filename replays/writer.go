@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/massim-go/massim/internal/atomicfile"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -202,7 +203,7 @@ func (w *Writer) finishSim() {
 		w.writeGroup(true)
 	}
 	if !w.opts.NoSync {
-		if err := syncDir(sim.dir); err != nil {
+		if err := atomicfile.SyncDir(sim.dir); err != nil {
 			w.fail(sim, sim.dir, err)
 		}
 	}
@@ -224,47 +225,9 @@ func (w *Writer) writeGroup(final bool) {
 	sim.dirty = false
 }
 
-// writeFile writes name in dir atomically: temporary file, optional fsync,
-// rename, optional fsync of the folder.
+// writeFile writes name in dir atomically, synced when durable.
 func (w *Writer) writeFile(dir, name string, data []byte, durable bool) error {
-	sync := durable && !w.opts.NoSync
-	tmp, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil && sync {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
-	}
-	if sync {
-		return syncDir(dir)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync folder %s: %w", dir, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("sync folder %s: %w", dir, err)
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, name), data, atomicfile.Options{Durable: durable && !w.opts.NoSync})
 }
 
 // fail logs the first error of each file of a simulation and records it.

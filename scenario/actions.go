@@ -1,70 +1,42 @@
 package scenario
 
 import (
-	"slices"
 	"strconv"
+
+	"github.com/massim-go/massim/protocol"
 )
-
-// Action names (docs/rules.md, "Action parameters").
-const (
-	ActionNoAction   = "no_action"
-	ActionSkip       = "skip"
-	ActionMove       = "move"
-	ActionAttach     = "attach"
-	ActionDetach     = "detach"
-	ActionRotate     = "rotate"
-	ActionConnect    = "connect"
-	ActionDisconnect = "disconnect"
-	ActionRequest    = "request"
-	ActionSubmit     = "submit"
-	ActionClear      = "clear"
-	ActionAdopt      = "adopt"
-	ActionAdapt      = "adapt"
-	ActionSurvey     = "survey"
-)
-
-// actionNames lists the game's action names (no_action excluded).
-var actionNames = []string{
-	ActionSkip, ActionMove, ActionAttach, ActionDetach, ActionRotate, ActionConnect,
-	ActionDisconnect, ActionRequest, ActionSubmit, ActionClear, ActionAdopt, ActionAdapt, ActionSurvey,
-}
-
-// IsActionName reports whether name is one of the game's action names.
-func IsActionName(name string) bool { return knownAction(name) }
-
-func knownAction(name string) bool { return slices.Contains(actionNames, name) }
 
 // execute runs one entity's action in the second pass and returns its result
 // (connect may also set its partner's).
 func (w *World) execute(e *entity) string {
 	switch e.action {
-	case ActionNoAction, ActionSkip:
-		return ResultSuccess
-	case ActionMove:
+	case protocol.ActionNoAction, protocol.ActionSkip:
+		return protocol.ResultSuccess
+	case protocol.ActionMove:
 		return w.move(e, e.actionParams)
-	case ActionRotate:
+	case protocol.ActionRotate:
 		return w.rotate(e, e.actionParams)
-	case ActionAttach:
+	case protocol.ActionAttach:
 		return w.attach(e, e.actionParams)
-	case ActionDetach:
+	case protocol.ActionDetach:
 		return w.detach(e, e.actionParams)
-	case ActionConnect:
+	case protocol.ActionConnect:
 		return w.connect(e, e.actionParams)
-	case ActionDisconnect:
+	case protocol.ActionDisconnect:
 		return w.disconnect(e, e.actionParams)
-	case ActionRequest:
+	case protocol.ActionRequest:
 		return w.request(e, e.actionParams)
-	case ActionSubmit:
+	case protocol.ActionSubmit:
 		return w.submit(e, e.actionParams)
-	case ActionClear:
+	case protocol.ActionClear:
 		return w.clearAction(e, e.actionParams)
-	case ActionAdopt, ActionAdapt:
+	case protocol.ActionAdopt, protocol.ActionAdapt:
 		return w.adopt(e, e.actionParams)
-	case ActionSurvey:
+	case protocol.ActionSurvey:
 		return w.survey(e, e.actionParams)
 	}
 	// The first pass already turned unknown names into unknown_action.
-	return ResultUnknownAction
+	return protocol.ResultUnknownAction
 }
 
 // param is parameter i, if given.

@@ -1,20 +1,22 @@
 package scenario
 
+import "github.com/massim-go/massim/protocol"
+
 // attach is the attach action (docs/rules.md, "attach").
 func (w *World) attach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	target := w.things.unique(w.neighbour(e.t, d))
 	if target == nil || w.opponent(e, target) {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	own := w.structureOf(e.t)
 	other := w.secondStructure(own, target)
 	for _, t := range other.items {
 		if w.opponent(e, t) {
-			return ResultFailedBlocked
+			return protocol.ResultFailedBlocked
 		}
 	}
 	size := own.size()
@@ -22,26 +24,26 @@ func (w *World) attach(e *entity, params []string) string {
 		size += other.size()
 	}
 	if size > w.p.AttachLimit {
-		return ResultFailed
+		return protocol.ResultFailed
 	}
 	w.things.link(e.t, target)
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // detach is the detach action (docs/rules.md, "detach"): only the direct link between agent and thing goes.
 func (w *World) detach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	target := w.things.unique(w.neighbour(e.t, d))
 	if target == nil || w.opponent(e, target) {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	if !w.things.unlink(e.t, target) {
-		return ResultFailed
+		return protocol.ResultFailed
 	}
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // opponent reports whether t is an entity of another team than e.

@@ -6,19 +6,19 @@ import "github.com/massim-go/massim/protocol"
 func (w *World) clearAction(e *entity, params []string) string {
 	off, ok := offsetParams(params, 0)
 	if !ok {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	role := w.roles[e.role]
 	if w.rng.Float() > role.ClearChance {
-		return ResultFailedRandom
+		return protocol.ResultFailedRandom
 	}
 	target := w.g.wrap(e.t.pos.Add(off))
 	dist := w.g.distance(e.t.pos, target)
 	if dist > role.ClearMaxDistance {
-		return ResultFailedLocation
+		return protocol.ResultFailedLocation
 	}
 	if e.energy < w.p.ClearEnergyCost {
-		return ResultFailedResources
+		return protocol.ResultFailedResources
 	}
 	w.loseEnergy(e, w.p.ClearEnergyCost)
 
@@ -53,13 +53,13 @@ func (w *World) clearAction(e *entity, params []string) string {
 			})
 		}
 		if len(victims) > 0 {
-			return ResultSuccess
+			return protocol.ResultSuccess
 		}
 	}
 	if destroyed > 0 {
-		return ResultSuccess
+		return protocol.ResultSuccess
 	}
-	return ResultFailedTarget
+	return protocol.ResultFailedTarget
 }
 
 // attachedToEntity reports whether t's structure holds an entity other than t (docs/rules.md, "Attachments and structures").

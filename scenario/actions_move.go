@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/massim-go/massim/protocol"
+
 // maxSpeed is the speed of docs/rules.md, "Roles" for the entity's role and
 // a structure of structureSize things: speed[min(n, len-1)], n = structureSize - 1.
 func (w *World) maxSpeed(e *entity, structureSize int) int {
@@ -10,14 +12,14 @@ func (w *World) maxSpeed(e *entity, structureSize int) int {
 // move is the move action (docs/rules.md, "move"): the whole structure moves, as far as the speed of its size allows.
 func (w *World) move(e *entity, params []string) string {
 	if len(params) == 0 {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	var fixed [4]Pos // most moves name few directions: keep them off the heap
 	dirs := fixed[:0]
 	for _, p := range params {
 		d, ok := direction(p)
 		if !ok {
-			return ResultFailedParameter
+			return protocol.ResultFailedParameter
 		}
 		dirs = append(dirs, d)
 	}
@@ -32,11 +34,11 @@ func (w *World) move(e *entity, params []string) string {
 	}
 	switch {
 	case moved == 0:
-		return ResultFailedPath
+		return protocol.ResultFailedPath
 	case moved < len(dirs):
-		return ResultPartialSuccess
+		return protocol.ResultPartialSuccess
 	}
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // shift moves a whole structure one cell in direction d if no target cell
@@ -72,24 +74,24 @@ func (w *World) blockedFor(s structure, cell Pos) bool {
 func (w *World) rotate(e *entity, params []string) string {
 	p, _ := param(params, 0)
 	if p != "cw" && p != "ccw" {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	clockwise := p == "cw"
 	s := w.structureOf(e.t)
 	if s.entities() > 1 {
-		return ResultFailed
+		return protocol.ResultFailed
 	}
 	targets := make([]Pos, len(s.items))
 	for i, t := range s.items {
 		targets[i] = w.g.rotate(e.t.pos, t.pos, clockwise)
 		if w.blockedFor(s, targets[i]) {
-			return ResultFailed
+			return protocol.ResultFailed
 		}
 		// On a grid narrower than the structure two things could land on
 		// one cell (the rules are silent); refuse rather than stack them.
 		for _, earlier := range targets[:i] {
 			if earlier == targets[i] {
-				return ResultFailed
+				return protocol.ResultFailed
 			}
 		}
 	}
@@ -100,5 +102,5 @@ func (w *World) rotate(e *entity, params []string) string {
 		t.pos = targets[i]
 		w.things.place(t)
 	}
-	return ResultSuccess
+	return protocol.ResultSuccess
 }

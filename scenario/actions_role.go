@@ -7,13 +7,13 @@ func (w *World) adopt(e *entity, params []string) string {
 	name, ok := param(params, 0)
 	role := w.roleIndex(name)
 	if !ok || role < 0 {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	if w.roleCover[w.g.index(e.t.pos)] == 0 {
-		return ResultFailedLocation
+		return protocol.ResultFailedLocation
 	}
 	e.role = role
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // roleIndex is the index of the named role, or -1.
@@ -35,7 +35,7 @@ func (w *World) survey(e *entity, params []string) string {
 	case 2:
 		return w.surveyEntity(e, params)
 	}
-	return ResultFailedParameter
+	return protocol.ResultFailedParameter
 }
 
 func (w *World) surveyDistance(e *entity, target string) string {
@@ -48,23 +48,23 @@ func (w *World) surveyDistance(e *entity, target string) string {
 	case protocol.SurveyTargetRole:
 		d = w.nearestZoneCentre(w.roleZones, e.t.pos)
 	default:
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	if d < 0 {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	e.events = append(e.events, protocol.Event{Type: protocol.EventSurveyed, Target: target, Distance: &d})
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 func (w *World) surveyEntity(e *entity, params []string) string {
 	off, ok := offsetParams(params, 0)
 	if !ok {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	target := w.g.wrap(e.t.pos.Add(off))
 	if w.g.distance(e.t.pos, target) > w.roles[e.role].Vision {
-		return ResultFailedLocation
+		return protocol.ResultFailedLocation
 	}
 	var buf [4]*entity
 	found := buf[:0]
@@ -76,7 +76,7 @@ func (w *World) surveyEntity(e *entity, params []string) string {
 		}
 	})
 	if len(found) == 0 {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	pick := found[0]
 	if len(found) > 1 {
@@ -87,7 +87,7 @@ func (w *World) surveyEntity(e *entity, params []string) string {
 		Type: protocol.EventSurveyed, Target: protocol.SurveyTargetAgent,
 		Name: pick.name, Role: w.roles[pick.role].Name, Energy: &energy,
 	})
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // nearestDispenser is the distance to the closest dispenser, or -1 if none.

@@ -1,21 +1,23 @@
 package scenario
 
+import "github.com/massim-go/massim/protocol"
+
 // request is the request action (docs/rules.md, "request"): a new, unattached block on a free dispenser cell.
 func (w *World) request(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
-		return ResultFailedParameter
+		return protocol.ResultFailedParameter
 	}
 	cell := w.neighbour(e.t, d)
 	disp := w.things.dispenser(cell)
 	if disp == nil {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	if w.things.occupied(cell) {
-		return ResultFailedBlocked
+		return protocol.ResultFailedBlocked
 	}
 	w.things.add(KindBlock, cell, disp.typ)
-	return ResultSuccess
+	return protocol.ResultSuccess
 }
 
 // submit is the submit action (docs/rules.md, "submit"): the requirement blocks, in the agent's own frame and held
@@ -24,10 +26,10 @@ func (w *World) submit(e *entity, params []string) string {
 	name, _ := param(params, 0)
 	t := w.taskByName[name]
 	if t == nil || !t.active(w.step) {
-		return ResultFailedTarget
+		return protocol.ResultFailedTarget
 	}
 	if w.goalCover[w.g.index(e.t.pos)] == 0 {
-		return ResultFailed
+		return protocol.ResultFailed
 	}
 	s := w.structureOf(e.t)
 	var fixed [8]*thing
@@ -35,7 +37,7 @@ func (w *World) submit(e *entity, params []string) string {
 	for _, r := range t.reqs {
 		b := w.things.unique(w.g.wrap(e.t.pos.Add(r.pos)))
 		if b == nil || b.kind != KindBlock || b.typ != r.typ || !s.has(b) {
-			return ResultFailed
+			return protocol.ResultFailed
 		}
 		blocks = append(blocks, b)
 	}
@@ -46,5 +48,5 @@ func (w *World) submit(e *entity, params []string) string {
 	t.completions++
 	w.moveGoalZone(e.t.pos)
 	w.logEvents = append(w.logEvents, LogEvent{Type: "task completed", Task: t.name, Team: w.teams[e.team].Name})
-	return ResultSuccess
+	return protocol.ResultSuccess
 }

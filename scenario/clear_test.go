@@ -20,34 +20,34 @@ func TestClear(t *testing.T) {
 		wantEnergy int
 		cleared    bool // the obstacle at (6,5) is gone
 	}{
-		{"SuccessDestroysAnObstacle", "builder", []string{"1", "0"}, 100, nil, ResultSuccess, 98, true},
-		{"FailedParameterWithOneParameter", "builder", []string{"1"}, 100, nil, ResultFailedParameter, 100, false},
-		{"FailedParameterOnNonInteger", "builder", []string{"1", "zero"}, 100, nil, ResultFailedParameter, 100, false},
+		{"SuccessDestroysAnObstacle", "builder", []string{"1", "0"}, 100, nil, protocol.ResultSuccess, 98, true},
+		{"FailedParameterWithOneParameter", "builder", []string{"1"}, 100, nil, protocol.ResultFailedParameter, 100, false},
+		{"FailedParameterOnNonInteger", "builder", []string{"1", "zero"}, 100, nil, protocol.ResultFailedParameter, 100, false},
 		{"FailedRandomByTheRolesClearChance", "builder", []string{"1", "0"}, 100, func(tw *testWorld, e *entity) {
 			tw.roles[e.role].ClearChance = 0
-		}, ResultFailedRandom, 100, false},
-		{"FailedLocationBeyondMaxDistance", "builder", []string{"1", "1"}, 100, nil, ResultFailedLocation, 100, false},
+		}, protocol.ResultFailedRandom, 100, false},
+		{"FailedLocationBeyondMaxDistance", "builder", []string{"1", "1"}, 100, nil, protocol.ResultFailedLocation, 100, false},
 		{"FailedRandomIsCheckedBeforeTheLocation", "builder", []string{"3", "3"}, 100, func(tw *testWorld, e *entity) {
 			tw.roles[e.role].ClearChance = 0
-		}, ResultFailedRandom, 100, false},
-		{"FailedLocationIsCheckedBeforeTheEnergy", "builder", []string{"1", "1"}, 1, nil, ResultFailedLocation, 1, false},
-		{"FailedResourcesWithoutEnoughEnergy", "builder", []string{"1", "0"}, 1, nil, ResultFailedResources, 1, false},
-		{"FailedTargetOnEmptyCellStillCostsEnergy", "builder", []string{"0", "1"}, 100, nil, ResultFailedTarget, 98, false},
+		}, protocol.ResultFailedRandom, 100, false},
+		{"FailedLocationIsCheckedBeforeTheEnergy", "builder", []string{"1", "1"}, 1, nil, protocol.ResultFailedLocation, 1, false},
+		{"FailedResourcesWithoutEnoughEnergy", "builder", []string{"1", "0"}, 1, nil, protocol.ResultFailedResources, 1, false},
+		{"FailedTargetOnEmptyCellStillCostsEnergy", "builder", []string{"0", "1"}, 100, nil, protocol.ResultFailedTarget, 98, false},
 		{"FailedTargetOnAHeldBlock", "builder", []string{"0", "1"}, 100, func(tw *testWorld, e *entity) {
 			tw.holds(e.t, 5, 6, "b0")
-		}, ResultFailedTarget, 98, false},
+		}, protocol.ResultFailedTarget, 98, false},
 		{"FailedTargetOnABlockHeldByAnOpponent", "builder", []string{"0", "1"}, 100, func(tw *testWorld, e *entity) {
 			opp := tw.agent(1, 5, 7)
 			tw.holds(opp.t, 5, 6, "b0")
-		}, ResultFailedTarget, 98, false},
+		}, protocol.ResultFailedTarget, 98, false},
 		{"SuccessOnALooseBlock", "builder", []string{"0", "1"}, 100, func(tw *testWorld, e *entity) {
 			tw.block(5, 6, "b0")
-		}, ResultSuccess, 98, false},
-		{"SuccessWithExactlyTheCostDeactivatesTheAgent", "builder", []string{"1", "0"}, 2, nil, ResultSuccess, 0, true},
-		{"SuccessDiggerFromAfar", "digger", []string{"1", "0"}, 100, nil, ResultSuccess, 98, true},
+		}, protocol.ResultSuccess, 98, false},
+		{"SuccessWithExactlyTheCostDeactivatesTheAgent", "builder", []string{"1", "0"}, 2, nil, protocol.ResultSuccess, 0, true},
+		{"SuccessDiggerFromAfar", "digger", []string{"1", "0"}, 100, nil, protocol.ResultSuccess, 98, true},
 		{"FailedTargetForAnEntityWithMaxDistanceOne", "builder", []string{"0", "1"}, 100, func(tw *testWorld, e *entity) {
 			tw.agent(1, 5, 6)
-		}, ResultFailedTarget, 98, false},
+		}, protocol.ResultFailedTarget, 98, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,7 +58,7 @@ func TestClear(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(tw, e)
 			}
-			assert.Equal(t, tc.result, tw.do(e, ActionClear, tc.params...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionClear, tc.params...))
 			assert.Equal(t, tc.wantEnergy, e.energy)
 			assert.Equal(t, tc.wantEnergy == 0, e.deactivated())
 			assert.Equal(t, tc.cleared, o.removed)
@@ -70,7 +70,7 @@ func TestClear_DamagesEntitiesAndSendsAHitEvent(t *testing.T) {
 	tw := newTestWorld(t, 20, 20)
 	d := tw.agentAs(0, 5, 5, "digger")
 	victim := tw.agent(1, 5, 8)
-	require.Equal(t, ResultSuccess, tw.do(d, ActionClear, "0", "3"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(d, protocol.ActionClear, "0", "3"))
 	assert.Equal(t, 100-4, victim.energy, "clearDamage[3]")
 	hit := protocol.Event{Type: protocol.EventHit, Origin: &protocol.Pos{0, -3}, Damage: ptr(4)}
 	assert.Equal(t, []protocol.Event{hit}, tw.Snapshot().Entities[1].Events, "the snapshot shows the event in its step")
@@ -85,14 +85,14 @@ func TestClear_DamageBeyondTheListUsesTheLastValue(t *testing.T) {
 	d := tw.agentAs(0, 5, 5, "digger")
 	tw.p.ClearDamage = []int{30, 20}
 	victim := tw.agent(1, 5, 9)
-	require.Equal(t, ResultSuccess, tw.do(d, ActionClear, "0", "4"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(d, protocol.ActionClear, "0", "4"))
 	assert.Equal(t, 80, victim.energy)
 }
 
 func TestClear_HittingItselfAtDistanceZero(t *testing.T) {
 	tw := newTestWorld(t, 20, 20)
 	d := tw.agentAs(0, 5, 5, "digger")
-	require.Equal(t, ResultSuccess, tw.do(d, ActionClear, "0", "0"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(d, protocol.ActionClear, "0", "0"))
 	assert.Equal(t, 100-2-32, d.energy)
 }
 
@@ -102,7 +102,7 @@ func TestClear_ADamagedAgentDropsWhatItHolds(t *testing.T) {
 	victim := tw.agent(1, 5, 6)
 	victim.energy = 10
 	b := tw.holds(victim.t, 6, 6, "b0")
-	require.Equal(t, ResultSuccess, tw.do(d, ActionClear, "0", "1"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(d, protocol.ActionClear, "0", "1"))
 	assert.True(t, victim.deactivated())
 	assert.Empty(t, b.links)
 }
@@ -113,7 +113,7 @@ func TestClear_AnAgentAtZeroEnergyIsDeactivatedAgainByALossOfZero(t *testing.T) 
 	victim := tw.agent(1, 5, 6)
 	victim.energy = 0
 	victim.disabled = 3
-	tw.do(c, ActionClear, "0", "1")
+	tw.do(c, protocol.ActionClear, "0", "1")
 	assert.Equal(t, tw.p.DeactivatedDuration+1, victim.disabled)
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 func TestEnergy_RechargeIsCappedAtMaxEnergy(t *testing.T) {
@@ -69,7 +71,7 @@ func TestEnergy_DeactivationLastsDStepsAndEndsWithRefreshEnergy(t *testing.T) {
 		require.True(t, p.Deactivated, "step %d", s)
 		assert.Equal(t, s, p.Energy, "energy grows while deactivated, as in the Java server")
 		require.NoError(t, tw.Execute(nil))
-		assert.Equal(t, ResultFailedStatus, e.result, "every action fails while deactivated")
+		assert.Equal(t, protocol.ResultFailedStatus, e.result, "every action fails while deactivated")
 	}
 	p := tw.percept(e)
 	assert.False(t, p.Deactivated)
@@ -80,8 +82,8 @@ func TestEnergy_DeactivatedAgentsActionsFailWithFailedStatus(t *testing.T) {
 	tw := newTestWorld(t, 10, 10)
 	e := tw.agent(0, 5, 5)
 	e.disabled = 5
-	for _, a := range []string{ActionNoAction, ActionSkip, ActionMove, "fly"} {
-		assert.Equal(t, ResultFailedStatus, tw.do(e, a, "n"), a)
+	for _, a := range []string{protocol.ActionNoAction, protocol.ActionSkip, protocol.ActionMove, "fly"} {
+		assert.Equal(t, protocol.ResultFailedStatus, tw.do(e, a, "n"), a)
 	}
 	assert.Equal(t, Pos{5, 5}, e.t.pos)
 }
@@ -91,6 +93,6 @@ func TestEnergy_AttachingToADeactivatedTeammateIsAllowed(t *testing.T) {
 	e := tw.agentAs(0, 5, 5, "worker")
 	mate := tw.agent(0, 6, 5)
 	mate.disabled = 5
-	assert.Equal(t, ResultSuccess, tw.do(e, ActionAttach, "e"))
+	assert.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionAttach, "e"))
 	assert.True(t, linked(e.t, mate.t))
 }

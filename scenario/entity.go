@@ -2,26 +2,8 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// Action results (docs/rules.md, "Result codes").
-const (
-	ResultSuccess         = "success"
-	ResultPartialSuccess  = "partial_success"
-	ResultFailed          = "failed"
-	ResultFailedParameter = "failed_parameter"
-	ResultFailedPath      = "failed_path"
-	ResultFailedPartner   = "failed_partner"
-	ResultFailedTarget    = "failed_target"
-	ResultFailedBlocked   = "failed_blocked"
-	ResultFailedResources = "failed_resources"
-	ResultFailedLocation  = "failed_location"
-	ResultFailedStatus    = "failed_status"
-	ResultFailedRole      = "failed_role"
-	ResultFailedRandom    = "failed_random"
-	ResultUnknownAction   = "unknown_action"
-
-	// resultUnprocessed marks an action between the first and second pass.
-	resultUnprocessed = "unprocessed"
-)
+// resultUnprocessed marks an action between the first and second pass.
+const resultUnprocessed = "unprocessed"
 
 // entity is the state of one agent's body (docs/rules.md, "Entities, energy and deactivation").
 type entity struct {

@@ -197,7 +197,7 @@ func (c *invariantChecker) afterExecute() {
 		switch {
 		case !e.deactivated():
 			c.mayCarry[i] = false
-		case c.wasActive[i] && e.action == ActionAttach && e.result == ResultSuccess:
+		case c.wasActive[i] && e.action == protocol.ActionAttach && e.result == protocol.ResultSuccess:
 			c.mayCarry[i] = true
 		}
 		if e.deactivated() && !c.mayCarry[i] {

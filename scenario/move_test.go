@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 func TestMove(t *testing.T) {
@@ -14,23 +16,23 @@ func TestMove(t *testing.T) {
 		result string
 		want   Pos
 	}{
-		{"Success", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n"}, ResultSuccess, Pos{5, 4}},
-		{"FailedParameterWithoutDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, nil, ResultFailedParameter, Pos{5, 5}},
-		{"FailedParameterOnBadDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "up"}, ResultFailedParameter, Pos{5, 5}},
-		{"FailedPathWhenBlocked", func(tw *testWorld) *entity { tw.obstacle(6, 5); return tw.agent(0, 5, 5) }, []string{"e"}, ResultFailedPath, Pos{5, 5}},
-		{"WrapsAroundTheTorus", func(tw *testWorld) *entity { return tw.agent(0, 0, 0) }, []string{"w"}, ResultSuccess, Pos{9, 0}},
-		{"PartialSuccessBeyondSpeed", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "n"}, ResultPartialSuccess, Pos{5, 4}},
+		{"Success", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n"}, protocol.ResultSuccess, Pos{5, 4}},
+		{"FailedParameterWithoutDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, nil, protocol.ResultFailedParameter, Pos{5, 5}},
+		{"FailedParameterOnBadDirection", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "up"}, protocol.ResultFailedParameter, Pos{5, 5}},
+		{"FailedPathWhenBlocked", func(tw *testWorld) *entity { tw.obstacle(6, 5); return tw.agent(0, 5, 5) }, []string{"e"}, protocol.ResultFailedPath, Pos{5, 5}},
+		{"WrapsAroundTheTorus", func(tw *testWorld) *entity { return tw.agent(0, 0, 0) }, []string{"w"}, protocol.ResultSuccess, Pos{9, 0}},
+		{"PartialSuccessBeyondSpeed", func(tw *testWorld) *entity { return tw.agent(0, 5, 5) }, []string{"n", "n"}, protocol.ResultPartialSuccess, Pos{5, 4}},
 		{"WorkerMovesTwoCells", func(tw *testWorld) *entity {
 			e := tw.agent(0, 5, 5)
 			tw.role(e, "worker")
 			return e
-		}, []string{"s", "e"}, ResultSuccess, Pos{6, 6}},
+		}, []string{"s", "e"}, protocol.ResultSuccess, Pos{6, 6}},
 		{"PartialSuccessWhenSecondCellBlocked", func(tw *testWorld) *entity {
 			e := tw.agent(0, 5, 5)
 			tw.role(e, "worker")
 			tw.obstacle(5, 3)
 			return e
-		}, []string{"n", "n"}, ResultPartialSuccess, Pos{5, 4}},
+		}, []string{"n", "n"}, protocol.ResultPartialSuccess, Pos{5, 4}},
 		{"SpeedZeroCannotMove", func(tw *testWorld) *entity {
 			e := tw.agent(0, 5, 5)
 			tw.role(e, "worker")
@@ -41,14 +43,14 @@ func TestMove(t *testing.T) {
 			}
 			tw.link(e.t, tw.block(5, 6, "b0"))
 			return e
-		}, []string{"n"}, ResultFailedPath, Pos{5, 5}},
-		{"OpponentBlocksTheWay", func(tw *testWorld) *entity { tw.agent(1, 5, 4); return tw.agent(0, 5, 5) }, []string{"n"}, ResultFailedPath, Pos{5, 5}},
+		}, []string{"n"}, protocol.ResultFailedPath, Pos{5, 5}},
+		{"OpponentBlocksTheWay", func(tw *testWorld) *entity { tw.agent(1, 5, 4); return tw.agent(0, 5, 5) }, []string{"n"}, protocol.ResultFailedPath, Pos{5, 5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorld(t, 10, 10)
 			e := tc.setup(tw)
-			assert.Equal(t, tc.result, tw.do(e, ActionMove, tc.params...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionMove, tc.params...))
 			assert.Equal(t, tc.want, e.t.pos)
 		})
 	}
@@ -59,7 +61,7 @@ func TestMove_StructureMovesTogether(t *testing.T) {
 	e := tw.agent(0, 5, 5)
 	b := tw.block(5, 6, "b0")
 	tw.link(e.t, b)
-	assert.Equal(t, ResultSuccess, tw.do(e, ActionMove, "s"))
+	assert.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionMove, "s"))
 	assert.Equal(t, Pos{5, 6}, e.t.pos)
 	assert.Equal(t, Pos{5, 7}, b.pos)
 	assert.Same(t, b, tw.things.unique(Pos{5, 7}))
@@ -70,16 +72,16 @@ func TestMove_BlockedWhenAttachedThingHitsObstacle(t *testing.T) {
 	e := tw.agent(0, 5, 5)
 	tw.link(e.t, tw.block(6, 5, "b0"))
 	tw.obstacle(6, 4)
-	assert.Equal(t, ResultFailedPath, tw.do(e, ActionMove, "n"))
+	assert.Equal(t, protocol.ResultFailedPath, tw.do(e, protocol.ActionMove, "n"))
 }
 
 func TestMove_LeavesASharedStartCell(t *testing.T) {
 	tw := newTestWorld(t, 10, 10)
 	a := tw.agent(0, 5, 5)
 	b := tw.agent(1, 5, 5)
-	assert.Equal(t, ResultSuccess, tw.do(a, ActionMove, "e"))
+	assert.Equal(t, protocol.ResultSuccess, tw.do(a, protocol.ActionMove, "e"))
 	assert.Same(t, b.t, tw.things.unique(Pos{5, 5}))
-	assert.Equal(t, ResultFailedPath, tw.do(a, ActionMove, "w"), "an entity can never re-enter an occupied cell")
+	assert.Equal(t, protocol.ResultFailedPath, tw.do(a, protocol.ActionMove, "w"), "an entity can never re-enter an occupied cell")
 }
 
 func TestFirstPass(t *testing.T) {
@@ -89,13 +91,13 @@ func TestFirstPass(t *testing.T) {
 		setup  func(tw *testWorld, e *entity)
 		result string
 	}{
-		{"FailedStatusWhenDeactivated", Action{Name: ActionSkip}, func(tw *testWorld, e *entity) { e.disabled = 3 }, ResultFailedStatus},
-		{"NoActionFailsWhenDeactivated", Action{Name: ActionNoAction}, func(tw *testWorld, e *entity) { e.disabled = 3 }, ResultFailedStatus},
-		{"UnknownAction", Action{Name: "fly"}, nil, ResultUnknownAction},
-		{"FailedRoleWhenNotPermitted", Action{Name: ActionRequest, Params: []string{"n"}}, nil, ResultFailedRole},
-		{"FailedRandom", Action{Name: ActionSkip}, func(tw *testWorld, e *entity) { tw.p.RandomFail = 100 }, ResultFailedRandom},
-		{"SkipSucceeds", Action{Name: ActionSkip}, nil, ResultSuccess},
-		{"NoActionSucceeds", Action{Name: ActionNoAction}, nil, ResultSuccess},
+		{"FailedStatusWhenDeactivated", Action{Name: protocol.ActionSkip}, func(tw *testWorld, e *entity) { e.disabled = 3 }, protocol.ResultFailedStatus},
+		{"NoActionFailsWhenDeactivated", Action{Name: protocol.ActionNoAction}, func(tw *testWorld, e *entity) { e.disabled = 3 }, protocol.ResultFailedStatus},
+		{"UnknownAction", Action{Name: "fly"}, nil, protocol.ResultUnknownAction},
+		{"FailedRoleWhenNotPermitted", Action{Name: protocol.ActionRequest, Params: []string{"n"}}, nil, protocol.ResultFailedRole},
+		{"FailedRandom", Action{Name: protocol.ActionSkip}, func(tw *testWorld, e *entity) { tw.p.RandomFail = 100 }, protocol.ResultFailedRandom},
+		{"SkipSucceeds", Action{Name: protocol.ActionSkip}, nil, protocol.ResultSuccess},
+		{"NoActionSucceeds", Action{Name: protocol.ActionNoAction}, nil, protocol.ResultSuccess},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,11 +121,11 @@ func TestMove_SpeedDependsOnStructureSize(t *testing.T) {
 		result string
 		moved  int
 	}{
-		{"NothingAttachedMovesTwo", 0, []string{"n", "n"}, ResultSuccess, 2},
-		{"OneBlockMovesOne", 1, []string{"n", "n"}, ResultPartialSuccess, 1},
-		{"TwoBlocksMoveOne", 2, []string{"n"}, ResultSuccess, 1},
-		{"ThreeBlocksCannotMove", 3, []string{"n"}, ResultFailedPath, 0},
-		{"FiveBlocksUseTheLastSpeed", 5, []string{"n"}, ResultFailedPath, 0},
+		{"NothingAttachedMovesTwo", 0, []string{"n", "n"}, protocol.ResultSuccess, 2},
+		{"OneBlockMovesOne", 1, []string{"n", "n"}, protocol.ResultPartialSuccess, 1},
+		{"TwoBlocksMoveOne", 2, []string{"n"}, protocol.ResultSuccess, 1},
+		{"ThreeBlocksCannotMove", 3, []string{"n"}, protocol.ResultFailedPath, 0},
+		{"FiveBlocksUseTheLastSpeed", 5, []string{"n"}, protocol.ResultFailedPath, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,7 +135,7 @@ func TestMove_SpeedDependsOnStructureSize(t *testing.T) {
 			for i := range tc.blocks {
 				prev = tw.holds(prev, 9-i, 10, "b0")
 			}
-			assert.Equal(t, tc.result, tw.do(e, ActionMove, tc.dirs...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionMove, tc.dirs...))
 			assert.Equal(t, Pos{10, 10 - tc.moved}, e.t.pos)
 		})
 	}
@@ -146,7 +148,7 @@ func TestMove_CarriesConnectedTeammatesAndTheirBlocks(t *testing.T) {
 	mate := tw.agent(0, 5, 8)
 	b2 := tw.holds(mate.t, 5, 7, "b1")
 	tw.link(b1, b2)
-	assert.Equal(t, ResultSuccess, tw.do(a, ActionMove, "e"))
+	assert.Equal(t, protocol.ResultSuccess, tw.do(a, protocol.ActionMove, "e"))
 	assert.Equal(t, Pos{6, 8}, mate.t.pos)
 	assert.Equal(t, Pos{6, 7}, b2.pos)
 }
@@ -156,7 +158,7 @@ func TestMove_SpeedCountsTeammatesInTheStructure(t *testing.T) {
 	a := tw.agentAs(0, 5, 5, "worker")
 	mate := tw.agent(0, 6, 5)
 	tw.link(a.t, mate.t)
-	assert.Equal(t, ResultPartialSuccess, tw.do(a, ActionMove, "n", "n"), "one other thing: speed 1")
+	assert.Equal(t, protocol.ResultPartialSuccess, tw.do(a, protocol.ActionMove, "n", "n"), "one other thing: speed 1")
 }
 
 func TestRotate(t *testing.T) {
@@ -167,28 +169,28 @@ func TestRotate(t *testing.T) {
 		result string
 		want   []Pos // positions of e's attached blocks afterwards, in link order
 	}{
-		{"FailedParameterWithoutParameter", nil, nil, ResultFailedParameter, nil},
-		{"FailedParameterOnDirection", []string{"n"}, nil, ResultFailedParameter, nil},
-		{"ClockwiseTurnsEastToSouth", []string{"cw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, ResultSuccess, []Pos{{5, 6}}},
-		{"CounterClockwiseTurnsEastToNorth", []string{"ccw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, ResultSuccess, []Pos{{5, 4}}},
+		{"FailedParameterWithoutParameter", nil, nil, protocol.ResultFailedParameter, nil},
+		{"FailedParameterOnDirection", []string{"n"}, nil, protocol.ResultFailedParameter, nil},
+		{"ClockwiseTurnsEastToSouth", []string{"cw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, protocol.ResultSuccess, []Pos{{5, 6}}},
+		{"CounterClockwiseTurnsEastToNorth", []string{"ccw"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b0") }, protocol.ResultSuccess, []Pos{{5, 4}}},
 		{"ChainsTurnAsAWhole", []string{"cw"}, func(tw *testWorld, e *entity) {
 			b := tw.holds(e.t, 5, 6, "b0")
 			tw.holds(b, 5, 7, "b1")
-		}, ResultSuccess, []Pos{{4, 5}}},
+		}, protocol.ResultSuccess, []Pos{{4, 5}}},
 		{"FailedWhenTargetCellIsBlocked", []string{"cw"}, func(tw *testWorld, e *entity) {
 			tw.holds(e.t, 6, 5, "b0")
 			tw.obstacle(5, 6)
-		}, ResultFailed, []Pos{{6, 5}}},
+		}, protocol.ResultFailed, []Pos{{6, 5}}},
 		{"SweptCellsAreNotChecked", []string{"cw"}, func(tw *testWorld, e *entity) {
 			tw.holds(e.t, 6, 5, "b0")
 			tw.obstacle(6, 6) // the diagonal passed on the way
-		}, ResultSuccess, []Pos{{5, 6}}},
+		}, protocol.ResultSuccess, []Pos{{5, 6}}},
 		{"FailedWhenAttachedToAnotherEntity", []string{"cw"}, func(tw *testWorld, e *entity) {
 			b := tw.holds(e.t, 6, 5, "b0")
 			mate := tw.agent(0, 7, 5)
 			tw.link(b, mate.t)
-		}, ResultFailed, []Pos{{6, 5}}},
-		{"NothingAttachedSucceeds", []string{"cw"}, nil, ResultSuccess, nil},
+		}, protocol.ResultFailed, []Pos{{6, 5}}},
+		{"NothingAttachedSucceeds", []string{"cw"}, nil, protocol.ResultSuccess, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,7 +199,7 @@ func TestRotate(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(tw, e)
 			}
-			assert.Equal(t, tc.result, tw.do(e, ActionRotate, tc.param...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionRotate, tc.param...))
 			var got []Pos
 			for _, id := range e.t.links {
 				got = append(got, tw.things.get(id).pos)
@@ -218,5 +220,5 @@ func TestRotate_OnATinyGridTwoThingsMayNotLandOnOneCell(t *testing.T) {
 	west := tw.holds(e.t, 9, 2, "b1")
 	tw.holds(west, 8, 2, "b1")
 	// (3,0) turns to (0,3) and (-2,0) to (0,-2): the same cell on a 5-high grid.
-	assert.Equal(t, ResultFailed, tw.do(e, ActionRotate, "cw"))
+	assert.Equal(t, protocol.ResultFailed, tw.do(e, protocol.ActionRotate, "cw"))
 }

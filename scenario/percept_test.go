@@ -117,14 +117,14 @@ func TestPercept_ThingDetails(t *testing.T) {
 func TestPercept_LastActionIsRecorded(t *testing.T) {
 	tw := newTestWorld(t, 20, 20)
 	a := tw.agent(0, 5, 5)
-	tw.do(a, ActionMove, "n", "x")
+	tw.do(a, protocol.ActionMove, "n", "x")
 	p := tw.percept(a)
 	assert.Equal(t, "move", p.LastAction)
 	assert.Equal(t, []string{"n", "x"}, p.LastActionParams)
-	assert.Equal(t, ResultFailedParameter, p.LastActionResult)
+	assert.Equal(t, protocol.ResultFailedParameter, p.LastActionResult)
 	require.NoError(t, tw.Execute(nil))
 	p = tw.percept(a)
-	assert.Equal(t, ActionNoAction, p.LastAction, "no answer → no_action")
+	assert.Equal(t, protocol.ActionNoAction, p.LastAction, "no answer → no_action")
 	assert.Equal(t, []string{}, p.LastActionParams)
 }
 
@@ -204,7 +204,7 @@ func TestSnapshot_AttachedListsTheWholeStructure(t *testing.T) {
 func TestSnapshot_EventsHoldOnlyTheirOwnStep(t *testing.T) {
 	tw, e := submitScene(t)
 	tw.task("t2", 50, 1, req(0, 1, "b0"))
-	require.Equal(t, ResultSuccess, tw.do(e, ActionSubmit, "t"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionSubmit, "t"))
 	first := tw.Snapshot()
 	tw.skipStep()
 	second := tw.Snapshot()

@@ -18,13 +18,13 @@ func TestAdopt(t *testing.T) {
 		result string
 		role   string
 	}{
-		{"SuccessInARoleZone", ActionAdopt, []string{"worker"}, 5, 5, ResultSuccess, "worker"},
-		{"AdaptIsAnAlias", ActionAdapt, []string{"explorer"}, 5, 5, ResultSuccess, "explorer"},
-		{"SuccessKeepingTheSameRole", ActionAdopt, []string{"default"}, 5, 5, ResultSuccess, "default"},
-		{"SuccessAtTheZonesEdge", ActionAdopt, []string{"worker"}, 7, 5, ResultSuccess, "worker"},
-		{"FailedParameterWithoutRole", ActionAdopt, nil, 5, 5, ResultFailedParameter, "default"},
-		{"FailedParameterOnUnknownRole", ActionAdopt, []string{"wizard"}, 5, 5, ResultFailedParameter, "default"},
-		{"FailedLocationOutsideRoleZones", ActionAdopt, []string{"worker"}, 8, 5, ResultFailedLocation, "default"},
+		{"SuccessInARoleZone", protocol.ActionAdopt, []string{"worker"}, 5, 5, protocol.ResultSuccess, "worker"},
+		{"AdaptIsAnAlias", protocol.ActionAdapt, []string{"explorer"}, 5, 5, protocol.ResultSuccess, "explorer"},
+		{"SuccessKeepingTheSameRole", protocol.ActionAdopt, []string{"default"}, 5, 5, protocol.ResultSuccess, "default"},
+		{"SuccessAtTheZonesEdge", protocol.ActionAdopt, []string{"worker"}, 7, 5, protocol.ResultSuccess, "worker"},
+		{"FailedParameterWithoutRole", protocol.ActionAdopt, nil, 5, 5, protocol.ResultFailedParameter, "default"},
+		{"FailedParameterOnUnknownRole", protocol.ActionAdopt, []string{"wizard"}, 5, 5, protocol.ResultFailedParameter, "default"},
+		{"FailedLocationOutsideRoleZones", protocol.ActionAdopt, []string{"worker"}, 8, 5, protocol.ResultFailedLocation, "default"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestAdopt_NewVisionAppliesToTheNextPercept(t *testing.T) {
 	tw.roleZone(5, 5, 1)
 	e := tw.agent(0, 5, 5)
 	tw.obstacle(5, 12) // distance 7
-	require.Equal(t, ResultSuccess, tw.do(e, ActionAdopt, "explorer"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionAdopt, "explorer"))
 	p := tw.percept(e)
 	assert.Equal(t, "explorer", p.Role)
 	assert.Contains(t, p.Things, protocol.Thing{X: 0, Y: 7, Type: protocol.ThingObstacle})
@@ -58,31 +58,31 @@ func TestSurvey(t *testing.T) {
 		result string
 		event  *protocol.Event
 	}{
-		{"FailedParameterWithoutParameters", nil, nil, ResultFailedParameter, nil},
-		{"FailedParameterWithThreeParameters", []string{"1", "2", "3"}, nil, ResultFailedParameter, nil},
-		{"FailedParameterOnUnknownTarget", []string{"block"}, nil, ResultFailedParameter, nil},
-		{"FailedParameterOnNonIntegerPosition", []string{"1", "x"}, nil, ResultFailedParameter, nil},
-		{"FailedTargetWithoutDispensers", []string{"dispenser"}, nil, ResultFailedTarget, nil},
-		{"FailedTargetWithoutGoalZones", []string{"goal"}, nil, ResultFailedTarget, nil},
-		{"FailedTargetWithoutRoleZones", []string{"role"}, nil, ResultFailedTarget, nil},
+		{"FailedParameterWithoutParameters", nil, nil, protocol.ResultFailedParameter, nil},
+		{"FailedParameterWithThreeParameters", []string{"1", "2", "3"}, nil, protocol.ResultFailedParameter, nil},
+		{"FailedParameterOnUnknownTarget", []string{"block"}, nil, protocol.ResultFailedParameter, nil},
+		{"FailedParameterOnNonIntegerPosition", []string{"1", "x"}, nil, protocol.ResultFailedParameter, nil},
+		{"FailedTargetWithoutDispensers", []string{"dispenser"}, nil, protocol.ResultFailedTarget, nil},
+		{"FailedTargetWithoutGoalZones", []string{"goal"}, nil, protocol.ResultFailedTarget, nil},
+		{"FailedTargetWithoutRoleZones", []string{"role"}, nil, protocol.ResultFailedTarget, nil},
 		{"DispenserDistanceToTheNearest", []string{"dispenser"}, func(tw *testWorld) {
 			tw.dispenser(10, 10, "b0")
 			tw.dispenser(5, 8, "b1")
-		}, ResultSuccess, &protocol.Event{Type: "surveyed", Target: "dispenser", Distance: ptr(3)}},
+		}, protocol.ResultSuccess, &protocol.Event{Type: "surveyed", Target: "dispenser", Distance: ptr(3)}},
 		{"GoalDistanceToTheNearestCentre", []string{"goal"}, func(tw *testWorld) {
 			tw.goalZone(9, 5, 3) // the agent's cell is 1 step from its edge
 			tw.goalZone(5, 13, 0)
-		}, ResultSuccess, &protocol.Event{Type: "surveyed", Target: "goal", Distance: ptr(4)}},
+		}, protocol.ResultSuccess, &protocol.Event{Type: "surveyed", Target: "goal", Distance: ptr(4)}},
 		{"RoleDistanceInsideTheZone", []string{"role"}, func(tw *testWorld) { tw.roleZone(5, 6, 2) },
-			ResultSuccess, &protocol.Event{Type: "surveyed", Target: "role", Distance: ptr(1)}},
+			protocol.ResultSuccess, &protocol.Event{Type: "surveyed", Target: "role", Distance: ptr(1)}},
 		{"DistanceAcrossTheTorus", []string{"dispenser"}, func(tw *testWorld) { tw.dispenser(18, 5, "b0") },
-			ResultSuccess, &protocol.Event{Type: "surveyed", Target: "dispenser", Distance: ptr(7)}},
-		{"FailedLocationBeyondVision", []string{"0", "8"}, func(tw *testWorld) { tw.agent(1, 5, 13) }, ResultFailedLocation, nil},
-		{"FailedTargetWithoutEntity", []string{"0", "3"}, func(tw *testWorld) { tw.block(5, 8, "b0") }, ResultFailedTarget, nil},
+			protocol.ResultSuccess, &protocol.Event{Type: "surveyed", Target: "dispenser", Distance: ptr(7)}},
+		{"FailedLocationBeyondVision", []string{"0", "8"}, func(tw *testWorld) { tw.agent(1, 5, 13) }, protocol.ResultFailedLocation, nil},
+		{"FailedTargetWithoutEntity", []string{"0", "3"}, func(tw *testWorld) { tw.block(5, 8, "b0") }, protocol.ResultFailedTarget, nil},
 		{"AgentWithinVision", []string{"0", "7"}, func(tw *testWorld) {
 			o := tw.agent(1, 5, 12)
 			o.energy = 77
-		}, ResultSuccess, &protocol.Event{Type: "surveyed", Target: "agent", Name: "agentB1", Role: "default", Energy: ptr(78)}},
+		}, protocol.ResultSuccess, &protocol.Event{Type: "surveyed", Target: "agent", Name: "agentB1", Role: "default", Energy: ptr(78)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestSurvey(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(tw)
 			}
-			assert.Equal(t, tc.result, tw.do(e, ActionSurvey, tc.params...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionSurvey, tc.params...))
 			p := tw.percept(e)
 			if tc.event == nil {
 				assert.Empty(t, p.Events)
@@ -107,7 +107,7 @@ func TestSurvey_OnASharedStartCellPicksOneEntity(t *testing.T) {
 	e := tw.agentAs(0, 5, 5, "explorer")
 	tw.agent(0, 5, 7)
 	tw.agent(1, 5, 7)
-	require.Equal(t, ResultSuccess, tw.do(e, ActionSurvey, "0", "2"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionSurvey, "0", "2"))
 	p := tw.percept(e)
 	require.Len(t, p.Events, 1)
 	assert.Contains(t, []string{"agentA2", "agentB1"}, p.Events[0].Name)

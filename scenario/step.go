@@ -3,6 +3,8 @@ package scenario
 import (
 	"errors"
 	"slices"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 // ErrPhase is returned when Prepare or Execute is called out of turn.
@@ -43,7 +45,7 @@ func (w *World) Execute(actions map[string]Action) error {
 	for _, e := range order {
 		a, ok := actions[e.name]
 		if !ok {
-			a = Action{Name: ActionNoAction}
+			a = Action{Name: protocol.ActionNoAction}
 		}
 		e.action = a.Name
 		e.actionParams = a.Params
@@ -64,13 +66,13 @@ func (w *World) Execute(actions map[string]Action) error {
 func (w *World) firstPass(e *entity) string {
 	switch {
 	case e.deactivated():
-		return ResultFailedStatus
-	case e.action != ActionNoAction && !knownAction(e.action):
-		return ResultUnknownAction
+		return protocol.ResultFailedStatus
+	case e.action != protocol.ActionNoAction && !protocol.IsGameAction(e.action):
+		return protocol.ResultUnknownAction
 	case !w.permitted(e, e.action):
-		return ResultFailedRole
+		return protocol.ResultFailedRole
 	case w.rng.Int(100) < w.p.RandomFail:
-		return ResultFailedRandom
+		return protocol.ResultFailedRandom
 	}
 	return resultUnprocessed
 }
@@ -78,11 +80,11 @@ func (w *World) firstPass(e *entity) string {
 // permitted applies docs/rules.md, "Roles": no_action always, adapt counts as adopt, anything
 // else must be among the role's actions.
 func (w *World) permitted(e *entity, action string) bool {
-	if action == ActionNoAction {
+	if action == protocol.ActionNoAction {
 		return true
 	}
-	if action == ActionAdapt {
-		action = ActionAdopt
+	if action == protocol.ActionAdapt {
+		action = protocol.ActionAdopt
 	}
 	return slices.Contains(w.roles[e.role].Actions, action)
 }

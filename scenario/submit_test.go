@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 func TestRequest(t *testing.T) {
@@ -14,18 +16,18 @@ func TestRequest(t *testing.T) {
 		setup  func(tw *testWorld)
 		result string
 	}{
-		{"FailedParameterWithoutDirection", nil, nil, ResultFailedParameter},
-		{"FailedParameterOnBadDirection", []string{"ne"}, nil, ResultFailedParameter},
-		{"FailedTargetWithoutDispenser", []string{"e"}, func(tw *testWorld) { tw.dispenser(5, 6, "b0") }, ResultFailedTarget},
+		{"FailedParameterWithoutDirection", nil, nil, protocol.ResultFailedParameter},
+		{"FailedParameterOnBadDirection", []string{"ne"}, nil, protocol.ResultFailedParameter},
+		{"FailedTargetWithoutDispenser", []string{"e"}, func(tw *testWorld) { tw.dispenser(5, 6, "b0") }, protocol.ResultFailedTarget},
 		{"FailedBlockedWhenCellIsOccupied", []string{"e"}, func(tw *testWorld) {
 			tw.dispenser(6, 5, "b0")
 			tw.block(6, 5, "b1")
-		}, ResultFailedBlocked},
+		}, protocol.ResultFailedBlocked},
 		{"FailedBlockedWhenAnAgentStandsOnIt", []string{"e"}, func(tw *testWorld) {
 			tw.dispenser(6, 5, "b0")
 			tw.agent(1, 6, 5)
-		}, ResultFailedBlocked},
-		{"SuccessCreatesABlock", []string{"e"}, func(tw *testWorld) { tw.dispenser(6, 5, "b1") }, ResultSuccess},
+		}, protocol.ResultFailedBlocked},
+		{"SuccessCreatesABlock", []string{"e"}, func(tw *testWorld) { tw.dispenser(6, 5, "b1") }, protocol.ResultSuccess},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,8 +37,8 @@ func TestRequest(t *testing.T) {
 				tc.setup(tw)
 			}
 			before := len(tw.things.all)
-			assert.Equal(t, tc.result, tw.do(e, ActionRequest, tc.params...))
-			if tc.result == ResultSuccess {
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionRequest, tc.params...))
+			if tc.result == protocol.ResultSuccess {
 				b := tw.things.unique(Pos{6, 5})
 				require.NotNil(t, b)
 				assert.Equal(t, KindBlock, b.kind)
@@ -68,29 +70,29 @@ func TestSubmit(t *testing.T) {
 		setup  func(tw *testWorld, e *entity)
 		result string
 	}{
-		{"Success", []string{"t"}, nil, ResultSuccess},
-		{"FailedTargetWithoutParameter", nil, nil, ResultFailedTarget},
-		{"FailedTargetOnUnknownTask", []string{"nope"}, nil, ResultFailedTarget},
-		{"FailedTargetWhenTaskIsUsedUp", []string{"t"}, func(tw *testWorld, e *entity) { tw.taskByName["t"].completions = 2 }, ResultFailedTarget},
-		{"FailedTargetAfterTheDeadline", []string{"t"}, func(tw *testWorld, e *entity) { tw.taskByName["t"].deadline = -1 }, ResultFailedTarget},
+		{"Success", []string{"t"}, nil, protocol.ResultSuccess},
+		{"FailedTargetWithoutParameter", nil, nil, protocol.ResultFailedTarget},
+		{"FailedTargetOnUnknownTask", []string{"nope"}, nil, protocol.ResultFailedTarget},
+		{"FailedTargetWhenTaskIsUsedUp", []string{"t"}, func(tw *testWorld, e *entity) { tw.taskByName["t"].completions = 2 }, protocol.ResultFailedTarget},
+		{"FailedTargetAfterTheDeadline", []string{"t"}, func(tw *testWorld, e *entity) { tw.taskByName["t"].deadline = -1 }, protocol.ResultFailedTarget},
 		{"FailedOutsideGoalZones", []string{"t"}, func(tw *testWorld, e *entity) {
 			tw.removeZone(&tw.goalZones, tw.goalCover, 0)
 			tw.goalZone(5, 7, 1) // the blocks are in a goal zone, the agent is not
-		}, ResultFailed},
+		}, protocol.ResultFailed},
 		{"FailedWhenABlockIsMissing", []string{"t"}, func(tw *testWorld, e *entity) {
 			tw.things.remove(tw.things.unique(Pos{5, 7}))
-		}, ResultFailed},
-		{"FailedOnWrongBlockType", []string{"t"}, func(tw *testWorld, e *entity) { tw.things.unique(Pos{5, 7}).typ = "b0" }, ResultFailed},
+		}, protocol.ResultFailed},
+		{"FailedOnWrongBlockType", []string{"t"}, func(tw *testWorld, e *entity) { tw.things.unique(Pos{5, 7}).typ = "b0" }, protocol.ResultFailed},
 		{"FailedWhenABlockIsNotAttached", []string{"t"}, func(tw *testWorld, e *entity) {
 			tw.things.unlinkAll(tw.things.unique(Pos{5, 7}))
-		}, ResultFailed},
+		}, protocol.ResultFailed},
 		{"FailedWhenRotated", []string{"t"}, func(tw *testWorld, e *entity) {
-			tw.act(map[*entity]Action{e: {Name: ActionRotate, Params: []string{"cw"}}})
-		}, ResultFailed},
+			tw.act(map[*entity]Action{e: {Name: protocol.ActionRotate, Params: []string{"cw"}}})
+		}, protocol.ResultFailed},
 		{"FailedTargetIsCheckedBeforeTheGoalZone", []string{"nope"}, func(tw *testWorld, e *entity) {
 			tw.removeZone(&tw.goalZones, tw.goalCover, 0)
-		}, ResultFailedTarget},
-		{"SuccessWithExtraBlocks", []string{"t"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b1") }, ResultSuccess},
+		}, protocol.ResultFailedTarget},
+		{"SuccessWithExtraBlocks", []string{"t"}, func(tw *testWorld, e *entity) { tw.holds(e.t, 6, 5, "b1") }, protocol.ResultSuccess},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,9 +101,9 @@ func TestSubmit(t *testing.T) {
 				tc.setup(tw, e)
 			}
 			blocks := len(tw.Snapshot().Blocks)
-			assert.Equal(t, tc.result, tw.do(e, ActionSubmit, tc.params...))
+			assert.Equal(t, tc.result, tw.do(e, protocol.ActionSubmit, tc.params...))
 			snap := tw.Snapshot()
-			if tc.result == ResultSuccess {
+			if tc.result == protocol.ResultSuccess {
 				assert.Equal(t, int64(40), tw.scores[0], "reward 10·n²")
 				assert.Equal(t, 1, tw.taskByName["t"].completions)
 				assert.Len(t, snap.Blocks, blocks-2)
@@ -118,7 +120,7 @@ func TestSubmit(t *testing.T) {
 func TestSubmit_ExtraBlocksStayAndTheStructureMayFallApart(t *testing.T) {
 	tw, e := submitScene(t)
 	extra := tw.holds(tw.things.unique(Pos{5, 7}), 6, 7, "b0")
-	require.Equal(t, ResultSuccess, tw.do(e, ActionSubmit, "t"))
+	require.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionSubmit, "t"))
 	assert.False(t, extra.removed)
 	assert.Empty(t, extra.links)
 	assert.Empty(t, e.t.links)
@@ -132,7 +134,7 @@ func TestSubmit_BlocksMayBeHeldThroughATeammate(t *testing.T) {
 	b := tw.holds(mate.t, 5, 8, "b0")
 	b1 := tw.holds(b, 5, 7, "b1")
 	tw.link(tw.things.unique(Pos{5, 6}), b1)
-	assert.Equal(t, ResultSuccess, tw.do(e, ActionSubmit, "t"))
+	assert.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionSubmit, "t"))
 	assert.Equal(t, int64(40), tw.scores[0])
 }
 
@@ -145,9 +147,9 @@ func TestSubmit_IterationsAreSharedByAllTeams(t *testing.T) {
 	tw.holds(a.t, 2, 3, "b0")
 	tw.holds(b.t, 10, 11, "b0")
 	tw.task("t", 50, 1, req(0, 1, "b0"))
-	tw.act(map[*entity]Action{a: {Name: ActionSubmit, Params: []string{"t"}}, b: {Name: ActionSubmit, Params: []string{"t"}}})
+	tw.act(map[*entity]Action{a: {Name: protocol.ActionSubmit, Params: []string{"t"}}, b: {Name: protocol.ActionSubmit, Params: []string{"t"}}})
 	results := []string{a.result, b.result}
-	assert.ElementsMatch(t, []string{ResultSuccess, ResultFailedTarget}, results)
+	assert.ElementsMatch(t, []string{protocol.ResultSuccess, protocol.ResultFailedTarget}, results)
 	assert.Equal(t, int64(10), tw.scores[0]+tw.scores[1])
 }
 
@@ -165,7 +167,7 @@ func TestGoalZone_MovesAfterASubmissionWithMoveProbability(t *testing.T) {
 			tw, e := submitScene(t)
 			tw.p.Grid.Goals.MoveProbability = tc.prob
 			tw.goalZone(15, 15, 2) // another zone, not the submitter's
-			require.Equal(t, ResultSuccess, tw.do(e, ActionSubmit, "t"))
+			require.Equal(t, protocol.ResultSuccess, tw.do(e, protocol.ActionSubmit, "t"))
 			require.Len(t, tw.goalZones, 2)
 			if tc.moves {
 				assert.Equal(t, zone{Pos{15, 15}, 2}, tw.goalZones[0], "only the submitter's zone moves")

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 func TestTasks_TopUpKeepsConcurrentTasksActive(t *testing.T) {
@@ -88,8 +90,8 @@ func TestTasks_UsedUpTaskIsReplacedInTheNextStep(t *testing.T) {
 	require.Len(t, tw.tasks, 1)
 	first := tw.tasks[0]
 	tw.holds(e.t, 5, 6, first.reqs[0].typ)
-	require.NoError(t, tw.Execute(map[string]Action{e.name: {Name: ActionSubmit, Params: []string{first.name}}}))
-	require.Equal(t, ResultSuccess, e.result)
+	require.NoError(t, tw.Execute(map[string]Action{e.name: {Name: protocol.ActionSubmit, Params: []string{first.name}}}))
+	require.Equal(t, protocol.ResultSuccess, e.result)
 	p := tw.percept(e)
 	require.Len(t, p.Tasks, 1)
 	assert.Equal(t, "task1", p.Tasks[0].Name)

@@ -27,8 +27,6 @@ type thing struct {
 	stamp   uint64 // membership mark of the last structure computed through it
 }
 
-func (t *thing) attachable() bool { return t.kind != KindDispenser }
-
 // things owns every thing of a simulation and the cell index of attachables.
 // Ids are per simulation, from 1, in creation order (docs/rules.md, "Things").
 type things struct {

@@ -168,9 +168,6 @@ func checkParams(p Params, teams []Team) error {
 // Step is the current step: -1 after set-up, then 0 … Steps-1.
 func (w *World) Step() int { return w.step }
 
-// Steps is the number of steps of the simulation.
-func (w *World) Steps() int { return w.p.Steps }
-
 // Done reports whether the last step has been executed.
 func (w *World) Done() bool { return w.step >= w.p.Steps-1 && w.phase == phaseExecuted }
 
@@ -182,9 +179,6 @@ func (w *World) Agents() []string {
 	}
 	return names
 }
-
-// Teams lists the teams in match order.
-func (w *World) Teams() []Team { return w.teams }
 
 // BlockTypes lists the block types, sorted as strings.
 func (w *World) BlockTypes() []string { return w.blockTypes }

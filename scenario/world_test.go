@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 func TestNew_AgentKOfEveryTeamSharesAStartCell(t *testing.T) {
@@ -63,8 +65,8 @@ func TestStep_RunsToDone(t *testing.T) {
 	assert.Equal(t, 19, w.Step())
 	assert.ErrorIs(t, w.Prepare(), ErrPhase)
 	for _, e := range w.entities {
-		assert.Equal(t, ActionNoAction, e.action)
-		assert.Equal(t, ResultSuccess, e.result)
+		assert.Equal(t, protocol.ActionNoAction, e.action)
+		assert.Equal(t, protocol.ResultSuccess, e.result)
 	}
 }
 

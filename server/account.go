@@ -23,14 +23,34 @@ type account struct {
 	// The running simulation, while this account takes part in one.
 	simStart *protocol.SimStart
 	pending  pendingRequest
+	// previous is the request collected last: an answer to it that comes
+	// after its deadline is kept for the match record (reported with the
+	// next step's answer).
+	previous struct {
+		id       int64
+		valid    bool
+		answered bool // in time: a second answer is a duplicate
+		late     *scenario.Action
+	}
 }
 
 // pendingRequest is the request-action of the current step.
 type pendingRequest struct {
 	msg      *protocol.RequestAction // nil when no step is waiting for this account
 	deadline time.Time
+	gate     *stepGate
+	waiting  bool // counted in gate: connected, not answered
 	answered bool
 	action   scenario.Action
+	late     *scenario.Action // first answer after the deadline
+}
+
+// settle stops the step waiting for this account.
+func (p *pendingRequest) settle() {
+	if p.waiting {
+		p.waiting = false
+		p.gate.done()
+	}
 }
 
 // offerResult says what became of an incoming action.
@@ -54,17 +74,28 @@ func (a *account) offer(act protocol.Action, now time.Time) offerResult {
 	defer a.mu.Unlock()
 	p := &a.pending
 	switch {
+	case a.previous.valid && act.ID == a.previous.id && a.previous.answered:
+		return offerDuplicate
+	case a.previous.valid && act.ID == a.previous.id:
+		if a.previous.late == nil {
+			a.previous.late = &scenario.Action{Name: act.Type, Params: act.Params}
+		}
+		return offerLate
 	case p.msg == nil:
 		return offerNoRequest
 	case act.ID != p.msg.ID:
 		return offerStale
 	case now.After(p.deadline):
+		if p.late == nil && !p.answered {
+			p.late = &scenario.Action{Name: act.Type, Params: act.Params}
+		}
 		return offerLate
 	case p.answered:
 		return offerDuplicate
 	}
 	p.answered = true
 	p.action = scenario.Action{Name: act.Type, Params: act.Params}
+	p.settle()
 	return offerAccepted
 }
 
@@ -86,59 +117,76 @@ func (a *account) send(m protocol.Message) {
 	}
 }
 
-// request issues the next request-action of a step and makes it pending.
-func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time) {
+// request issues the next request-action of a step and makes it pending;
+// the step waits for the account if it is connected.
+func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time, gate *stepGate) {
 	a.mu.Lock()
 	msg := &protocol.RequestAction{
 		ID: a.nextID, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: percept,
 	}
 	a.nextID++
-	a.pending = pendingRequest{msg: msg, deadline: deadline}
+	a.pending = pendingRequest{msg: msg, deadline: deadline, gate: gate}
 	s := a.session
+	if s != nil {
+		a.pending.waiting = true
+		gate.add()
+	}
 	a.mu.Unlock()
 	if s != nil {
 		s.out.push(msg)
 	}
 }
 
-// answeredOrGone reports whether the step need not wait for this account.
-func (a *account) answeredOrGone() bool {
+// collect ends the pending request and returns the agent's answer, with
+// the late answer to the request collected before, if one came.
+func (a *account) collect() Answer {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.pending.answered || a.session == nil
-}
-
-// collect ends the pending request and returns the action, if one came in time.
-func (a *account) collect() (scenario.Action, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	act, ok := a.pending.action, a.pending.answered
+	p := a.pending
+	ans := Answer{Kind: AnswerNone, LatePrevious: a.previous.late}
+	switch {
+	case p.answered:
+		ans.Kind, ans.Action = AnswerInTime, p.action
+	case a.session == nil:
+		ans.Kind = AnswerOffline
+	}
+	a.previous.valid, a.previous.answered, a.previous.late = p.msg != nil, p.answered, p.late
+	if p.msg != nil {
+		a.previous.id = p.msg.ID
+	}
 	a.pending = pendingRequest{}
-	return act, ok
+	return ans
 }
 
 // attach makes s the account's connection and returns the one it replaces.
 // The new connection first gets the running simulation's sim-start and, if
-// its deadline has not passed, the current request-action (docs/protocol.md, "Reconnection").
+// enough time is left to answer it (see stepGate.resend), the current
+// request-action, which the step then waits for; else it gets the next
+// step's (docs/protocol.md, "Reconnection").
 func (a *account) attach(s *session, now time.Time) (old *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	old, a.session = a.session, s
 	if a.simStart != nil {
 		s.out.push(a.simStart)
-		if p := a.pending; p.msg != nil && !p.answered && !now.After(p.deadline) {
-			s.out.push(p.msg)
+		if p := &a.pending; p.msg != nil && !p.answered {
+			p.waiting = p.gate.resend(now, p.waiting)
+			if p.waiting {
+				s.out.push(p.msg)
+			}
 		}
 	}
 	return old
 }
 
-// detach forgets s if it is still the account's connection.
+// detach forgets s if it is still the account's connection; the step no
+// longer waits for the account.
 func (a *account) detach(s *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.session == s {
 		a.session = nil
+		a.pending.settle()
 	}
 }
 
@@ -147,6 +195,7 @@ func (a *account) joinSimulation(m *protocol.SimStart) {
 	a.mu.Lock()
 	a.simStart = m
 	a.pending = pendingRequest{}
+	a.previous.valid, a.previous.late = false, nil
 	a.mu.Unlock()
 	a.send(m)
 }
@@ -156,5 +205,6 @@ func (a *account) leaveSimulation() {
 	a.mu.Lock()
 	a.simStart = nil
 	a.pending = pendingRequest{}
+	a.previous.valid, a.previous.late = false, nil
 	a.mu.Unlock()
 }

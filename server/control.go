@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/massim-go/massim/scenario"
 )
@@ -50,6 +51,11 @@ type TournamentStatus struct {
 	Steps     int          `json:"steps"`
 	Scores    []TeamResult `json:"scores"`    // after Step, match order
 	Completed int          `json:"completed"` // simulations completed in the whole tournament
+	// Roster lists who of the tournament's teams is connected.
+	Roster []TeamRoster `json:"roster"`
+	// Next is the simulation the tournament waits for (phases waiting and
+	// between), nil otherwise.
+	Next *UpcomingSimulation `json:"next,omitempty"`
 }
 
 // Control pauses, single-steps and stops a tournament. The console and the
@@ -62,6 +68,8 @@ type Control struct {
 	changed chan struct{} // closed and replaced when paused, grants or stopping change
 	stop    chan struct{} // closed by Stop
 	view    TournamentStatus
+	// roster reports the connections (set by the server; nil: none).
+	roster func() []TeamRoster
 }
 
 func newControl() *Control {
@@ -70,7 +78,7 @@ func newControl() *Control {
 		stop:    make(chan struct{}),
 		view: TournamentStatus{
 			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
-			Teams: []string{}, Scores: []TeamResult{},
+			Teams: []string{}, Scores: []TeamResult{}, Roster: []TeamRoster{},
 		},
 	}
 }
@@ -158,10 +166,12 @@ func (c *Control) refuseLocked() error {
 // Status is a copy of the current status.
 func (c *Control) Status() TournamentStatus {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	v := c.view
-	v.Teams = slices.Clone(v.Teams)
-	v.Scores = slices.Clone(v.Scores)
+	v := cloneStatus(c.view)
+	roster := c.roster
+	c.mu.Unlock()
+	if roster != nil { // outside mu: the roster locks every account
+		v.Roster = roster()
+	}
 	return v
 }
 
@@ -219,8 +229,24 @@ func (c *Control) describe(mode string, matches, simulations, completed int) {
 	})
 }
 
+// waitFor records the simulation the tournament waits for and the phase
+// (PhaseWaiting before the launch, PhaseBetween after a simulation).
+func (c *Control) waitFor(phase string, next UpcomingSimulation) {
+	c.update(func(v *TournamentStatus) { v.Phase, v.Next = phase, &next })
+}
+
+// startsAt records when the awaited simulation starts.
+func (c *Control) startsAt(at time.Time) {
+	c.update(func(v *TournamentStatus) {
+		if v.Next != nil {
+			v.Next.StartsAt = &at
+		}
+	})
+}
+
 func (c *Control) simulationStarted(info SimInfo) {
 	c.update(func(v *TournamentStatus) {
+		v.Next = nil
 		v.Phase, v.Match, v.Teams, v.Simulation = PhaseRunning, info.Match, slices.Clone(info.Teams), info.Index
 		v.Name, v.Step, v.Steps = info.Name, -1, info.Steps
 		v.Scores = make([]TeamResult, len(info.Teams))
@@ -250,7 +276,7 @@ func (c *Control) simulationEnded() {
 func (c *Control) finished() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.view.Phase = PhaseFinished
+	c.view.Phase, c.view.Next = PhaseFinished, nil
 	c.paused, c.view.Paused, c.view.Holding = false, false, false
 	c.notify()
 }

@@ -9,9 +9,19 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// firstFrameTimeout bounds how long a new connection may stay silent before
-// its first message; idle sockets would otherwise pile up.
-const firstFrameTimeout = 60 * time.Second
+// defaultFrontDeskTimeout applies when the config does not set
+// server.frontDeskTimeout.
+const defaultFrontDeskTimeout = 10 * time.Second
+
+// frontDeskTimeout is how long a new connection has to authenticate, and how
+// long a status connection may stay without a status-request: idle or
+// slowloris sockets would otherwise pile up.
+func (s *Server) frontDeskTimeout() time.Duration {
+	if t := s.cfg.Server.FrontDeskTimeout; t > 0 {
+		return t
+	}
+	return defaultFrontDeskTimeout
+}
 
 // acceptLoop hands every new connection to the front desk.
 func (s *Server) acceptLoop(l net.Listener) {
@@ -40,13 +50,20 @@ func (s *Server) acceptLoop(l net.Listener) {
 }
 
 // frontDesk reads the first frame of a connection and decides what it is
-// (docs/protocol.md, "The first frame of a connection").
+// (docs/protocol.md, "The first frame of a connection"). The whole first message must arrive within the front
+// desk timeout, however slowly its bytes trickle in.
 func (s *Server) frontDesk(conn net.Conn) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
 	reader := protocol.NewFrameReader(conn, s.cfg.Server.MaxPacketLength)
-	_ = conn.SetReadDeadline(time.Now().Add(firstFrameTimeout))
+	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
 	frame, err := reader.Next()
 	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			log.Info().Dur("timeout", s.frontDeskTimeout()).Msg("closed a connection that did not authenticate in time")
+			_ = conn.Close()
+			return
+		}
 		log.Info().Err(err).Msg("closed a connection before its first message")
 		_ = conn.Close()
 		return
@@ -81,22 +98,25 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 	}
 	sess := newSession(s, conn, acc)
 	sess.out.push(protocol.AuthResponse{Result: protocol.AuthOK})
-	if old := acc.attach(sess, time.Now()); old != nil {
+	if old := acc.attach(sess, s.now()); old != nil {
 		sess.log.Info().Msg("new login replaces the previous connection")
 		old.close()
 	}
 	sess.log.Info().Str("team", acc.team).Msg("agent authenticated")
+	s.statusChanged()
 	s.wakeStepLoop()
 	sess.run(reader)
 }
 
 // serveStatus answers status requests on a connection that started with one,
-// ignores anything else and ends when the client closes (docs/protocol.md, "The first frame of a connection").
+// ignores anything else and ends when the client closes (docs/protocol.md, "The first frame of a connection") or
+// sends no status-request for the front desk timeout.
 func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 	defer conn.Close()
-	if !writeMessage(conn, s.status.response(time.Now())) {
+	if !writeMessage(conn, s.status.response(s.now())) {
 		return
 	}
+	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
 	for {
 		frame, err := reader.Next()
 		var tooLarge *protocol.FrameTooLargeError
@@ -110,9 +130,10 @@ func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 			return
 		}
 		if msg, err := protocol.Decode(frame); err == nil && msg.MessageType() == protocol.TypeStatusRequest {
-			if !writeMessage(conn, s.status.response(time.Now())) {
+			if !writeMessage(conn, s.status.response(s.now())) {
 				return
 			}
+			_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
 		}
 	}
 }

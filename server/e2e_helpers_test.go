@@ -66,10 +66,16 @@ type testServer struct {
 
 func startServer(t *testing.T, cfg *config.Config, observers ...Observer) *testServer {
 	t.Helper()
+	return startServerWith(t, cfg, Options{Observers: observers})
+}
+
+// startServerWith starts a server with opts, listening on a free loopback
+// port and launched by testServer.start.
+func startServerWith(t *testing.T, cfg *config.Config, opts Options) *testServer {
+	t.Helper()
 	launch := make(chan struct{})
-	srv := New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), Options{
-		Listen: "127.0.0.1:0", Launch: launch, Observers: observers,
-	})
+	opts.Listen, opts.Launch = "127.0.0.1:0", launch
+	srv := New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), opts)
 	require.NoError(t, srv.Listen())
 	ts := &testServer{Server: srv, launch: launch, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

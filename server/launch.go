@@ -46,6 +46,8 @@ func (s *Server) waitForLaunch(ctx context.Context) error {
 		return nil
 	}
 	s.log.Info().Time("at", spec.At).Msg("tournament starts at the launch time")
+	s.ctrl.startsAt(spec.At)
+	s.statusChanged()
 	t := time.NewTimer(spec.Delay)
 	defer t.Stop()
 	return launchWhen(ctx, s.ctrl.stopped(), t.C)

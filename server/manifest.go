@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/massim-go/massim/internal/atomicfile"
 )
 
 // File names inside a tournament directory.
@@ -102,45 +104,13 @@ func ReadManifest(path string) (*Manifest, error) {
 }
 
 // writeJSONAtomic writes v as indented JSON to path so that readers (and a
-// process started after a crash) see either the old or the new content:
-// a temporary file in the same directory, synced, then renamed over path.
+// process started after a crash) see either the old or the new content.
 func writeJSONAtomic(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	data = append(data, '\n')
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		return errors.Join(fmt.Errorf("write %s: %w", path, werr), removeIfExists(tmp.Name()))
-	}
-	// Make the rename itself durable.
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync folder %s: %w", dir, err)
-	}
-	serr := d.Sync()
-	if cerr := d.Close(); serr == nil {
-		serr = cerr
-	}
-	if serr != nil {
-		return fmt.Errorf("sync folder %s: %w", dir, serr)
-	}
-	return nil
+	return atomicfile.Write(path, append(data, '\n'), atomicfile.Options{Durable: true})
 }
 
 func removeIfExists(path string) error {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/massim-go/massim/internal/filestamp"
 )
 
 // writeResultFile writes the match result file of docs/config.md, "Result files":
@@ -24,7 +26,7 @@ func writeResultFile(dir string, end time.Time, sims []SimOutcome) (string, erro
 		return "", fmt.Errorf("create result folder %s: %w", dir, err)
 	}
 	data := resultJSON(sims)
-	base := "result_" + end.Format("2006-01-02-15-04-05")
+	base := "result_" + filestamp.Format(end)
 	for n := 1; ; n++ {
 		name := base + ".json"
 		if n > 1 {

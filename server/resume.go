@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/filestamp"
 )
 
 // plan is a tournament ready to play: its schedule, its record and the
@@ -158,7 +159,7 @@ func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
 // archive renames the manifest and standings of a previous tournament in
 // dir, so that a new tournament can start there without losing them.
 func archive(dir string, old *Manifest) error {
-	stamp := old.Started.Local().Format("2006-01-02-15-04-05")
+	stamp := filestamp.Format(old.Started.Local())
 	for _, name := range []string{ManifestFile, StandingsName} {
 		from := filepath.Join(dir, name)
 		ext := filepath.Ext(name)

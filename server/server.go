@@ -55,7 +55,10 @@ type Options struct {
 	// MinStepDuration paces the simulation so a human can watch: a step
 	// lasts at least this long. Zero: as fast as the agents answer.
 	MinStepDuration time.Duration
-	// Now is the clock (tests); nil means time.Now.
+	// Now is the game clock (tests); nil means time.Now. It stamps
+	// request-actions and deadlines, judges whether an answer came in time
+	// and dates status responses. Socket read and write deadlines always
+	// use the real clock: the kernel knows no other.
 	Now func() time.Time
 }
 
@@ -68,7 +71,9 @@ type Server struct {
 	ordered  []*account // team order, then index
 	status   *statusBoard
 	wake     chan struct{}
+	gate     stepGate // of the running step
 	ctrl     *Control
+	notifier *statusNotifier
 	key      launchKey
 	// lastStart is the start of the latest simulation (tournament goroutine only).
 	lastStart time.Time
@@ -90,6 +95,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		status:   newStatusBoard(cfg.TeamSizes()),
 		wake:     make(chan struct{}, 1),
 		ctrl:     newControl(),
+		notifier: newStatusNotifier(opts.Observers),
 		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
 	}
@@ -97,7 +103,9 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	if len(opts.Lineup) > 0 {
 		mode = ModeMatch
 	}
+	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
+	s.ctrl.roster = s.roster
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc
@@ -159,6 +167,7 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 		err = errors.Join(err, serr)
 	}
 	s.ctrl.finished()
+	s.statusChanged()
 	summary.Dir = p.record.dir
 	summary.Finished = finished
 	summary.Standings = p.record.standings()
@@ -189,6 +198,9 @@ func (s *Server) now() time.Time {
 	}
 	return time.Now()
 }
+
+// statusChanged tells the StatusObservers about a change between steps.
+func (s *Server) statusChanged() { s.notifier.notify(s.ctrl.Status) }
 
 // wakeStepLoop tells a waiting step loop to look at its agents again.
 func (s *Server) wakeStepLoop() {

@@ -62,6 +62,7 @@ func (s *session) run(reader *protocol.FrameReader) {
 	wg.Wait()
 	s.acc.detach(s)
 	s.srv.wakeStepLoop()
+	s.srv.statusChanged()
 	s.log.Info().Msg("agent disconnected")
 }
 
@@ -90,7 +91,7 @@ func (s *session) readLoop(reader *protocol.FrameReader) {
 		case protocol.Action:
 			s.receiveAction(m)
 		case protocol.StatusRequest:
-			s.out.push(s.srv.status.response(time.Now()))
+			s.out.push(s.srv.status.response(s.srv.now()))
 		case protocol.AuthRequest:
 			s.log.Warn().Msg("ignored a second auth-request")
 		default:
@@ -100,7 +101,7 @@ func (s *session) readLoop(reader *protocol.FrameReader) {
 }
 
 func (s *session) receiveAction(a protocol.Action) {
-	switch r := s.acc.offer(a, time.Now()); r {
+	switch r := s.acc.offer(a, s.srv.now()); r {
 	case offerAccepted:
 		s.srv.wakeStepLoop()
 	default:

@@ -45,6 +45,11 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	info := SimInfo{
 		Name:       strconv.FormatInt(start.UnixMilli(), 10) + "_" + strings.Join(names, "_"),
 		MatchStart: matchStart, Match: matchNo, Index: index, Teams: names, Steps: entry.Steps,
+		Seed: params.Seed, Config: entry, Agents: world.Agents(), AgentTimeout: s.cfg.Server.AgentTimeout,
+		ReadFile: s.cfg.ReadFile,
+	}
+	for _, t := range teams {
+		info.Prefixes = append(info.Prefixes, t.Prefix)
 	}
 	sim := &simulation{srv: s, info: info, world: world,
 		log: s.log.With().Str("sim", info.Name).Logger()}
@@ -57,6 +62,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	}
 	s.status.simulationStarted(names, index)
 	s.ctrl.simulationStarted(info)
+	s.statusChanged()
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
 	if r := world.Reachability(); !r.Connected() {
@@ -104,18 +110,23 @@ func (sim *simulation) step(ctx context.Context) error {
 		return fmt.Errorf("prepare step %d: %w", w.Step()+1, err)
 	}
 	now := sim.srv.now()
-	deadline := now.Add(sim.srv.cfg.Server.AgentTimeout)
+	timeout := sim.srv.cfg.Server.AgentTimeout
+	deadline := now.Add(timeout)
+	gate := &sim.srv.gate
+	gate.open(deadline.Add(-reconnectMargin(timeout)))
 	for _, acc := range sim.participants {
 		percept, _ := w.Percept(acc.user)
-		acc.request(w.Step(), percept, now, deadline)
+		acc.request(w.Step(), percept, now, deadline, gate)
 	}
-	if err := sim.awaitActions(ctx, deadline); err != nil {
+	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
 		return err
 	}
 	actions := make(map[string]scenario.Action, len(sim.participants))
-	for _, acc := range sim.participants {
-		if a, ok := acc.collect(); ok {
-			actions[acc.user] = a
+	answers := make([]Answer, len(sim.participants))
+	for i, acc := range sim.participants {
+		answers[i] = acc.collect()
+		if answers[i].Kind == AnswerInTime {
+			actions[acc.user] = answers[i].Action
 		}
 	}
 	if err := w.Execute(actions); err != nil {
@@ -125,6 +136,9 @@ func (sim *simulation) step(ctx context.Context) error {
 	if obs := sim.srv.opts.Observers; len(obs) > 0 {
 		snap := w.Snapshot()
 		for _, o := range obs {
+			if r, ok := o.(ActionRecorder); ok {
+				r.StepAnswers(sim.info, w.Step(), answers)
+			}
 			o.StepDone(sim.info, snap)
 		}
 	}
@@ -137,29 +151,32 @@ func (sim *simulation) step(ctx context.Context) error {
 }
 
 // awaitActions returns when every connected participant has answered or the
-// deadline has passed; disconnected agents are not waited for.
-func (sim *simulation) awaitActions(ctx context.Context, deadline time.Time) error {
-	timer := time.NewTimer(time.Until(deadline))
+// time to answer has passed; disconnected agents are not waited for. It
+// waits a duration, not until the deadline: the deadline is on the game clock
+// (Options.Now), which need not be the real one. It closes the step's gate:
+// later answers and reconnections belong to the next step.
+func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) error {
+	timer := time.NewTimer(timeToAnswer)
 	defer timer.Stop()
-	for !sim.allAnswered() {
+	for {
+		if gate.waiting.Load() == 0 {
+			if testHookStepSettled != nil {
+				testHookStepSettled()
+			}
+			if gate.tryClose() {
+				return nil
+			}
+		}
 		select {
 		case <-sim.srv.wake:
 		case <-timer.C:
+			gate.close()
 			return nil
 		case <-ctx.Done():
+			gate.close()
 			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, sim.world.Step(), ErrInterrupted)
 		}
 	}
-	return nil
-}
-
-func (sim *simulation) allAnswered() bool {
-	for _, acc := range sim.participants {
-		if !acc.answeredOrGone() {
-			return false
-		}
-	}
-	return true
 }
 
 // end sends sim-end to every participant and tells the observers.

@@ -66,7 +66,7 @@ func TestTask_SetupTaskCompletedOverTCP(t *testing.T) {
 
 	ra = a.expect(protocol.TypeRequestAction).(protocol.RequestAction)
 	rb = b.expect(protocol.TypeRequestAction).(protocol.RequestAction)
-	assert.Equal(t, scenario.ResultSuccess, ra.Percept.LastActionResult)
+	assert.Equal(t, protocol.ResultSuccess, ra.Percept.LastActionResult)
 	assert.Equal(t, int64(10), ra.Percept.Score)
 	assert.Equal(t, int64(40), rb.Percept.Score)
 	assert.Empty(t, ra.Percept.Attached, "the submitted block is gone")

@@ -55,6 +55,10 @@ func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finishe
 		s.log.Info().Msg("the tournament is already finished")
 		return summary, true, nil
 	}
+	if teams, ok := sched.lineup(p.match); ok {
+		s.ctrl.waitFor(PhaseWaiting, UpcomingSimulation{Match: p.match, Simulation: p.index, Teams: teamNames(teams)})
+		s.statusChanged()
+	}
 	if err := s.waitForLaunch(ctx); err != nil {
 		if errors.Is(err, errStoppedBeforeLaunch) {
 			s.log.Info().Msg("stopped before the launch")
@@ -112,6 +116,7 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 			break
 		}
 		s.ctrl.simulationEnded()
+		s.announceNext(p, no, i, mr.Teams)
 		if err := s.waitBetweenSimulations(ctx); err != nil {
 			runErr = err
 			break
@@ -154,6 +159,24 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// announceNext records, after simulation index of match no, which
+// simulation comes next and when, for the status and its observers.
+func (s *Server) announceNext(p *plan, no, index int, teams []string) {
+	next := UpcomingSimulation{Match: no, Simulation: index + 1, Teams: teams}
+	if next.Simulation >= len(s.cfg.Match) {
+		lineup, ok := p.schedule.lineup(no + 1)
+		if !ok {
+			s.statusChanged() // the tournament ends: nothing comes next
+			return
+		}
+		next = UpcomingSimulation{Match: no + 1, Simulation: 0, Teams: teamNames(lineup)}
+	}
+	at := s.now().Add(s.cfg.Server.WaitBetweenSimulations)
+	next.StartsAt = &at
+	s.ctrl.waitFor(PhaseBetween, next)
+	s.statusChanged()
 }
 
 // waitBetweenSimulations pauses for server.waitBetweenSimulations (also

@@ -4,31 +4,34 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/massim-go/massim/protocol"
 )
 
-// Action names (docs/rules.md, "Actions"). NoAction is what the server records for
-// an agent that did not answer in time; clients never send it.
+// Action names, as the protocol defines them. NoAction is what the server
+// records for an agent that did not answer in time; clients never send it.
 const (
-	ActSkip       = "skip"
-	ActMove       = "move"
-	ActAttach     = "attach"
-	ActDetach     = "detach"
-	ActRotate     = "rotate"
-	ActConnect    = "connect"
-	ActDisconnect = "disconnect"
-	ActRequest    = "request"
-	ActSubmit     = "submit"
-	ActClear      = "clear"
-	ActAdopt      = "adopt"
-	ActSurvey     = "survey"
-	NoAction      = "no_action"
+	ActSkip       = protocol.ActionSkip
+	ActMove       = protocol.ActionMove
+	ActAttach     = protocol.ActionAttach
+	ActDetach     = protocol.ActionDetach
+	ActRotate     = protocol.ActionRotate
+	ActConnect    = protocol.ActionConnect
+	ActDisconnect = protocol.ActionDisconnect
+	ActRequest    = protocol.ActionRequest
+	ActSubmit     = protocol.ActionSubmit
+	ActClear      = protocol.ActionClear
+	ActAdopt      = protocol.ActionAdopt
+	ActAdapt      = protocol.ActionAdapt
+	ActSurvey     = protocol.ActionSurvey
+	NoAction      = protocol.ActionNoAction
 )
 
-// Survey targets of the one-parameter survey (docs/rules.md, "survey").
+// Survey targets of the one-parameter survey.
 const (
-	SurveyDispenser = "dispenser"
-	SurveyGoal      = "goal"
-	SurveyRole      = "role"
+	SurveyDispenser = protocol.SurveyTargetDispenser
+	SurveyGoal      = protocol.SurveyTargetGoal
+	SurveyRole      = protocol.SurveyTargetRole
 )
 
 // Action is one protocol action: a name and its string parameters, exactly
@@ -106,22 +109,22 @@ func SurveyAt(x, y int) Action {
 	return Action{Name: ActSurvey, Params: []string{strconv.Itoa(x), strconv.Itoa(y)}}
 }
 
-// Result codes of actions (docs/rules.md, "Result codes").
+// Result codes of actions, as the protocol defines them.
 const (
-	Success         = "success"
-	PartialSuccess  = "partial_success"
-	Failed          = "failed"
-	FailedParameter = "failed_parameter"
-	FailedPath      = "failed_path"
-	FailedPartner   = "failed_partner"
-	FailedTarget    = "failed_target"
-	FailedBlocked   = "failed_blocked"
-	FailedResources = "failed_resources"
-	FailedLocation  = "failed_location"
-	FailedStatus    = "failed_status"
-	FailedRole      = "failed_role"
-	FailedRandom    = "failed_random"
-	UnknownAction   = "unknown_action"
+	Success         = protocol.ResultSuccess
+	PartialSuccess  = protocol.ResultPartialSuccess
+	Failed          = protocol.ResultFailed
+	FailedParameter = protocol.ResultFailedParameter
+	FailedPath      = protocol.ResultFailedPath
+	FailedPartner   = protocol.ResultFailedPartner
+	FailedTarget    = protocol.ResultFailedTarget
+	FailedBlocked   = protocol.ResultFailedBlocked
+	FailedResources = protocol.ResultFailedResources
+	FailedLocation  = protocol.ResultFailedLocation
+	FailedStatus    = protocol.ResultFailedStatus
+	FailedRole      = protocol.ResultFailedRole
+	FailedRandom    = protocol.ResultFailedRandom
+	UnknownAction   = protocol.ResultUnknownAction
 )
 
 // Succeeded reports whether a result code means the action took effect

@@ -29,7 +29,7 @@ const defaultPace = 150 * time.Millisecond
 func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	monitorFlag := fs.String("monitor", "127.0.0.1:8000", "web monitor address (host:port or a port; a free port if taken), or off")
+	monitorFlag := fs.String("monitor", fmt.Sprintf("127.0.0.1:%d", defaultMonitorPort), "web monitor address (host:port or a port; a free port if taken), or off")
 	pace := fs.Duration("pace", -1, "minimum duration of a step (default 150ms with the monitor, 0 without; 0 = as fast as possible)")
 	linger := fs.Bool("linger", false, "with the monitor: keep it up after the match (for rewinding) until interrupted")
 	dir := fs.String("dir", "", "folder for the demo's results (default: a new temporary folder)")
@@ -101,7 +101,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	addr := srv.Addr().(*net.TCPAddr)
-	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, teamNames(cfg))
+	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, strings.Join(teamNamesOf(cfg.Teams), " vs "))
 	if hs != nil {
 		fmt.Fprintf(stdout, "monitor: %s  (open it in a browser; -monitor off to disable)\n", hs.URL())
 	}
@@ -139,12 +139,4 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		<-ctx.Done()
 	}
 	return runErr
-}
-
-func teamNames(cfg *config.Config) string {
-	names := make([]string, len(cfg.Teams))
-	for i, t := range cfg.Teams {
-		names[i] = t.Name
-	}
-	return strings.Join(names, " vs ")
 }

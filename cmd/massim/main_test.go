@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,4 +42,12 @@ func TestAgents_UnknownStrategy(t *testing.T) {
 	var out, errOut bytes.Buffer
 	assert.Equal(t, 2, run([]string{"agents", "-strategy", "telepathy"}, &out, &errOut))
 	assert.Contains(t, errOut.String(), "telepathy")
+}
+
+func TestExitError_WithoutAnErrorStillDescribesItself(t *testing.T) {
+	quiet := &exitError{code: 3}
+	assert.Equal(t, "exit code 3", quiet.Error())
+	assert.NoError(t, errors.Unwrap(quiet))
+	loud := &exitError{code: 2, err: errors.New("bad config")}
+	assert.Equal(t, "bad config", loud.Error())
 }

@@ -20,12 +20,12 @@ import (
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	port := fs.Int("port", 8000, "HTTP port (a free one if taken)")
+	port := fs.Int("port", defaultMonitorPort, "HTTP port (a free one if taken)")
 	host := fs.String("host", "127.0.0.1", "interface to listen on (0.0.0.0: every interface)")
 	var logs logFlags
 	logs.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: massim replay DIR [-port 8000] [-host 127.0.0.1]")
+		fmt.Fprintf(stderr, "usage: massim replay DIR [-port %d] [-host 127.0.0.1]\n", defaultMonitorPort)
 		fs.PrintDefaults()
 	}
 	// DIR may come before or after the flags.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,22 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
-
-// buildMassim builds this command into a temporary folder.
-func buildMassim(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "massim")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
 
 // simulationStarts is the JSON log line of a simulation's start.
 const simulationStarts = `"message":"simulation starts"`
@@ -151,11 +138,11 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	// themselves must be the same. Every simulation the resumed server
 	// played (the killed one again, and the rest) ends in the same state as
 	// in the uninterrupted run; the replays hold the final snapshots.
-	plainFinal := finalSnapshots(t, plainResults, filepath.Join(plainDir, "replays"), steps)
-	killedFinal := finalSnapshots(t, killedResults, filepath.Join(killedDir, "replays"), steps)
-	for i := played; i < 6; i++ {
-		assert.Equal(t, plainFinal[i], killedFinal[i], "final state of simulation %d", i)
-	}
+	// (The replays of the simulations completed before the kill may miss
+	// their last steps: SIGKILL gives the replay writer no time to catch up.)
+	plainFinal := finalSnapshots(t, plainResults, filepath.Join(plainDir, "replays"), steps, played)
+	killedFinal := finalSnapshots(t, killedResults, filepath.Join(killedDir, "replays"), steps, played)
+	assert.Equal(t, plainFinal, killedFinal)
 	t.Logf("killed after %d of 6 simulations had completed", played)
 }
 
@@ -168,19 +155,21 @@ func readStandingsFile(t *testing.T, dir string) server.StandingsFile {
 	return f
 }
 
-// finalSnapshots reads the last snapshot of every recorded simulation of a
-// tournament folder from its replay, in the order played.
-func finalSnapshots(t *testing.T, results, replayRoot string, steps int) []*scenario.Snapshot {
+// finalSnapshots reads the last snapshot of the recorded simulations of a
+// tournament folder from their replays, in the order played, from the
+// simulation numbered from on.
+func finalSnapshots(t *testing.T, results, replayRoot string, steps, from int) []*scenario.Snapshot {
 	t.Helper()
 	m, err := server.ReadManifest(results)
 	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(m.Simulations), from)
 	var out []*scenario.Snapshot
-	for _, s := range m.Simulations {
-		r, err := replays.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)))
+	for _, s := range m.Simulations[from:] {
+		r, err := compact.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)+compact.Extension))
 		require.NoError(t, err, "replay of %s", s.Name)
-		snap, err := r.Snapshot(steps - 1)
+		st, err := r.Step(steps - 1)
 		require.NoError(t, err, "replay of %s", s.Name)
-		out = append(out, snap)
+		out = append(out, st.Snapshot)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,7 +35,7 @@ type tournamentFlags struct {
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.conf, "conf", "", "config file (the official MASSim JSON format)")
 	fs.StringVar(&f.confString, "confString", "", "config given inline as JSON")
-	monitorHelp := "web monitor and admin API (/admin/) on a port (8000), host:port, or off; alone: " + defaultMonitorPort
+	monitorHelp := fmt.Sprintf("web monitor and admin API (/admin/) on a port (%d), host:port, or off; alone: %d", defaultMonitorPort, defaultMonitorPort)
 	fs.StringVar(&f.monitor, "monitor", "off", monitorHelp)
 	fs.StringVar(&f.monitor, "m", "off", "short for -monitor")
 	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
@@ -72,13 +73,17 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 }
 
 // intoFolder makes dir the tournament folder: result files, manifest and
-// standings go there, and replays (when the config records them) into
-// dir/replays, so that one folder holds the whole tournament.
+// standings go there, replays (when the config records them) into
+// dir/replays and the log file (when the config writes one) into dir/logs,
+// so that one folder holds the whole tournament.
 func intoFolder(cfg *config.Config, opts *server.Options, dir string) {
 	opts.Dir = dir
 	cfg.Server.ResultPath = dir
 	if cfg.Server.ReplayPath != "" {
 		cfg.Server.ReplayPath = filepath.Join(dir, "replays")
+	}
+	if cfg.Server.LogPath != "" {
+		cfg.Server.LogPath = filepath.Join(dir, "logs")
 	}
 }
 
@@ -167,8 +172,9 @@ func printSummary(w io.Writer, s server.Summary) {
 	}
 }
 
-// defaultMonitorPort is the Java server's monitor port when --monitor has no value.
-const defaultMonitorPort = "8000"
+// defaultMonitorPort is the official server's monitor port, used when
+// --monitor has no value and by the demo and the replay viewer.
+const defaultMonitorPort = 8000
 
 // withMonitorDefault makes the Java server's valueless "--monitor" / "-m"
 // (docs/config.md, "Command line") mean port 8000: the Go flag package needs the value spelt out.
@@ -183,7 +189,7 @@ func withMonitorDefault(args []string) []string {
 			continue
 		}
 		if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
-			out = append(out, defaultMonitorPort)
+			out = append(out, strconv.Itoa(defaultMonitorPort))
 		}
 	}
 	return out

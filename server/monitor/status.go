@@ -1,6 +1,9 @@
 package monitor
 
-import "github.com/massim-go/massim/scenario"
+import (
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
 
 // statusMessage is the /live/status document (docs/replays.md, "/live/status").
 type statusMessage struct {
@@ -17,19 +20,14 @@ type statusEntity struct {
 	ActionResult string `json:"actionResult"`
 }
 
-// gameActions are the actions whose names the status feed hides, so the
-// public status page shows who answers without revealing strategies.
-var gameActions = map[string]bool{
-	"move": true, "attach": true, "detach": true, "rotate": true, "connect": true, "request": true,
-	"submit": true, "clear": true, "disconnect": true, "skip": true, "survey": true, "adopt": true, "adapt": true,
-}
-
 // statusOf is the status message after a step, entities in snapshot order.
 func statusOf(sim string, steps int, snap *scenario.Snapshot) statusMessage {
 	m := statusMessage{Sim: sim, Steps: steps, Step: snap.Step, Entities: make([]statusEntity, len(snap.Entities))}
 	for i, e := range snap.Entities {
 		action := e.Action
-		if gameActions[action] {
+		// The public status page shows who answers without revealing
+		// strategies: game actions are hidden, no_action and unknown stay.
+		if protocol.IsGameAction(action) {
 			action = "HIDDEN"
 		}
 		m.Entities[i] = statusEntity{Name: e.Name, Team: e.Team, Action: action, ActionResult: e.ActionResult}

@@ -20,6 +20,8 @@ export class Store {
     this.scores = new Map(); // step → [score per team]
     this.loading = new Map(); // group → promise
     this.failedAt = new Map(); // group → time of the last failed or short load
+    this.scoresFetch = null; // the running scores.json request
+    this.scoresAgain = false; // a gap appeared while it ran
   }
 
   async load() {
@@ -40,7 +42,24 @@ export class Store {
     this.blockTypes = [...st.blockTypes].sort();
   }
 
-  async loadScores() {
+  // loadScores fills the score table from scores.json. Requests do not
+  // overlap: a gap found while one runs asks for exactly one more.
+  loadScores() {
+    if (this.scoresFetch) {
+      this.scoresAgain = true;
+      return this.scoresFetch;
+    }
+    this.scoresFetch = this.fetchScores().finally(() => {
+      this.scoresFetch = null;
+      if (this.scoresAgain) {
+        this.scoresAgain = false;
+        this.loadScores();
+      }
+    });
+    return this.scoresFetch;
+  }
+
+  async fetchScores() {
     try {
       const doc = await getJSON(this.base + 'scores.json');
       if (doc.sim && doc.sim !== this.sim) return;
@@ -53,10 +72,14 @@ export class Store {
     }
   }
 
-  // put adds a snapshot received live.
+  // put adds a snapshot received live. A busy viewer gets coalesced
+  // frames: the steps it skipped are missing from the score table, so their
+  // scores are fetched, keeping the chart a continuous line.
   put(snap) {
+    const gap = snap.step > 0 && !this.scores.has(snap.step - 1);
     this.remember(snap);
     if (snap.step > this.last) this.last = snap.step;
+    if (gap && this.static) this.loadScores();
   }
 
   remember(snap) {

@@ -1,0 +1,86 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Mode is the permission new files get before the umask applies.
+const Mode fs.FileMode = 0o644
+
+// Options tune Write.
+type Options struct {
+	// Durable syncs the file before the rename and the folder after it,
+	// so that the new content survives a power loss, not just a crash of
+	// the process.
+	Durable bool
+}
+
+// Write replaces path with data atomically.
+func Write(path string, data []byte, opts Options) error {
+	dir := filepath.Dir(path)
+	tmp, f, err := createTemp(dir, filepath.Base(path))
+	if err != nil {
+		return fmt.Errorf("atomicfile: write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil && opts.Durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+		return fmt.Errorf("atomicfile: write %s: %w", path, err)
+	}
+	if opts.Durable {
+		return SyncDir(dir)
+	}
+	return nil
+}
+
+// createTemp opens a new hidden file next to the target. Unlike
+// os.CreateTemp (always 0600) it asks for Mode, so the kernel applies the
+// umask and the renamed file has the permissions of a normally created one.
+func createTemp(dir, base string) (string, *os.File, error) {
+	var suffix [8]byte
+	for range 100 {
+		if _, err := rand.Read(suffix[:]); err != nil {
+			return "", nil, err
+		}
+		name := filepath.Join(dir, "."+base+"-"+hex.EncodeToString(suffix[:])+".tmp")
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, Mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return name, f, err
+	}
+	return "", nil, fmt.Errorf("no free temporary name in %s", dir)
+}
+
+// SyncDir makes the entries of dir (a rename, a new file) durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("atomicfile: sync folder %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("atomicfile: sync folder %s: %w", dir, err)
+	}
+	return nil
+}

@@ -26,8 +26,8 @@ type Routes struct {
 //
 //	GET /                          the page (index.html, status.html, modules, styles)
 //	GET /info.json                 {"live": bool, "replays": bool}
-//	GET /live/monitor              websocket, REPLAY.md §5.1
-//	GET /live/status               websocket, REPLAY.md §5.2
+//	GET /live/monitor              websocket, docs/replays.md, "/live/monitor"
+//	GET /live/status               websocket, docs/replays.md, "/live/status"
 //	GET /live/tournament           websocket: the tournament's status at every change (tournament.go)
 //	GET /live/tournament.json      the same, once
 //	GET /live/history/index.json   the running simulation: sim, teams, steps, last step

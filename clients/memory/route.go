@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/massim-go/massim/clients/game"
 )
@@ -106,11 +107,11 @@ func (m *Map) Route(from game.Pos, mv Mover, targets []Target) Route {
 	if mv.MaxNodes <= 0 {
 		mv.MaxNodes = DefaultMaxNodes
 	}
-	s := &search{m: m, mv: mv, own: map[game.Pos]bool{}}
+	s := &search{m: m, mv: mv}
 	from = m.Norm(from)
-	s.own[from] = true
+	s.own = append(s.own, from)
 	for _, off := range mv.Shape {
-		s.own[m.Norm(from.Add(off))] = true
+		s.own = append(s.own, m.Norm(from.Add(off)))
 	}
 	s.walk = stepCost / mv.Speed
 	s.dig = int(math.Round(stepCost / mv.ClearChance))
@@ -123,14 +124,14 @@ func (m *Map) Route(from game.Pos, mv Mover, targets []Target) Route {
 type search struct {
 	m         *Map
 	mv        Mover
-	own       map[game.Pos]bool
+	own       []game.Pos // the cells the structure covers now
 	walk, dig int
 }
 
 // cellCost is the cost of a cell of the structure entering p, the agent
 // standing at from before the step; -1 means impassable.
 func (s *search) cellCost(p, from game.Pos) int {
-	if s.own[p] {
+	if slices.Contains(s.own, p) {
 		return 0
 	}
 	c := s.m.cells.at(p)
@@ -192,7 +193,7 @@ func (s *search) clear(st state, from game.Pos) bool {
 		cells = append(cells, s.m.Norm(st.pos.Add(turned(off, st.turns))))
 	}
 	for _, p := range cells {
-		if !s.own[p] {
+		if !slices.Contains(s.own, p) {
 			if c := s.m.cells.at(p); !c.Known() || s.cellCost(p, from) != 0 {
 				return false
 			}
@@ -209,14 +210,46 @@ func turned(off game.Pos, turns int) game.Pos {
 	return off
 }
 
+// window is the half-width of the square round the start a search may
+// explore: states are kept in dense arrays over it.
+const window = 48
+
+const side = 2*window + 1
+
+// buffers are the arrays of one search, reused (see bufferPool): a state
+// belongs to the current search when its stamp is the search's.
+type buffers struct {
+	stamp  uint32
+	stamps []uint32 // per state: the search that last touched it
+	index  []int32  // per state: its node in nodes
+	nodes  []node
+	open   nodeHeap
+}
+
+var bufferPool = sync.Pool{New: func() any {
+	return &buffers{stamps: make([]uint32, side*side*4), index: make([]int32, side*side*4)}
+}}
+
 type node struct {
-	st      state
+	rel     game.Pos // position relative to the start
+	turns   int
 	g, f    int
-	seq     int
-	parent  *node
+	parent  int32 // -1 for the root
 	step    Step
+	closed  bool
 	heapIdx int
 }
+
+// key is a state's index in the dense arrays, -1 outside the window.
+func key(rel game.Pos, turns int) int {
+	if rel.X < -window || rel.X > window || rel.Y < -window || rel.Y > window {
+		return -1
+	}
+	return ((rel.Y+window)*side+(rel.X+window))*4 + turns
+}
+
+// targetSet answers whether a position (and orientation) is a target.
+type targetSet map[game.Pos]uint8 // bit k: reached with k turns; bit 4: any
 
 func (s *search) h(st state, targets []Target) int {
 	best := math.MaxInt
@@ -230,115 +263,144 @@ func (s *search) h(st state, targets []Target) int {
 	return best
 }
 
-func (s *search) reached(st state, targets []Target) bool {
-	for _, t := range targets {
-		if t.Pos == st.pos && (t.Turns < 0 || len(s.mv.Shape) == 0 || t.Turns&3 == st.turns) {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *search) run(start state, targets []Target) Route {
-	open := &nodeHeap{}
-	best := map[state]*node{}
-	closed := map[state]bool{}
-	seq := 0
-	root := &node{st: start, f: s.h(start, targets)}
-	heap.Push(open, root)
-	best[start] = root
-	closest := root
+	buf := bufferPool.Get().(*buffers)
+	defer bufferPool.Put(buf)
+	buf.stamp++
+	if buf.stamp == 0 { // wrapped round: forget every old stamp
+		clear(buf.stamps)
+		buf.stamp = 1
+	}
+	buf.nodes = buf.nodes[:0]
+	buf.open = nodeHeap{nodes: &buf.nodes, idx: buf.open.idx[:0]}
+	set := targetSet{}
+	for _, t := range targets {
+		bit := uint8(1) << 4
+		if t.Turns >= 0 && len(s.mv.Shape) > 0 {
+			bit = 1 << (t.Turns & 3)
+		}
+		set[t.Pos] |= bit
+	}
+	reached := func(st state) bool {
+		bits := set[st.pos]
+		return bits&(1<<4) != 0 || bits&(1<<st.turns) != 0
+	}
+	push := func(n node) {
+		k := key(n.rel, n.turns)
+		buf.stamps[k] = buf.stamp
+		buf.index[k] = int32(len(buf.nodes))
+		buf.nodes = append(buf.nodes, n)
+		heap.Push(&buf.open, int32(len(buf.nodes)-1))
+	}
+	push(node{f: s.h(start, targets), parent: -1, turns: start.turns})
+	closest := int32(0)
+	expanded := 0
 	turning := s.mv.Turn && len(s.mv.Shape) > 0
-	for open.Len() > 0 && len(closed) < s.mv.MaxNodes {
-		n := heap.Pop(open).(*node)
-		if s.reached(n.st, targets) {
-			return route(n, true)
+	for buf.open.Len() > 0 && expanded < s.mv.MaxNodes {
+		ni := heap.Pop(&buf.open).(int32)
+		n := buf.nodes[ni]
+		st := state{pos: s.m.Norm(start.pos.Add(n.rel)), turns: n.turns}
+		if reached(st) {
+			return s.route(buf.nodes, ni, start, true)
 		}
-		closed[n.st] = true
-		if hn, hc := n.f-n.g, closest.f-closest.g; hn < hc || (hn == hc && n.g < closest.g) {
-			closest = n
+		buf.nodes[ni].closed = true
+		expanded++
+		if c := buf.nodes[closest]; n.f-n.g < c.f-c.g || (n.f-n.g == c.f-c.g && n.g < c.g) {
+			closest = ni
 		}
-		try := func(next state, step Step, cost int) {
-			if closed[next] {
+		try := func(rel game.Pos, turns int, step Step, cost int) {
+			k := key(rel, turns)
+			if k < 0 {
 				return
 			}
 			g := n.g + cost
-			if old, ok := best[next]; ok {
-				if g >= old.g {
+			if buf.stamps[k] == buf.stamp {
+				oi := buf.index[k]
+				old := &buf.nodes[oi]
+				if old.closed || g >= old.g {
 					return
 				}
-				old.g, old.f, old.parent, old.step = g, g+s.h(next, targets), n, step
-				heap.Fix(open, old.heapIdx)
+				old.f, old.g, old.parent, old.step = g+(old.f-old.g), g, ni, step
+				heap.Fix(&buf.open, old.heapIdx)
 				return
 			}
-			seq++
-			nn := &node{st: next, g: g, f: g + s.h(next, targets), seq: seq, parent: n, step: step}
-			best[next] = nn
-			heap.Push(open, nn)
+			next := state{pos: s.m.Norm(start.pos.Add(rel)), turns: turns}
+			push(node{rel: rel, turns: turns, g: g, f: g + s.h(next, targets), parent: ni, step: step})
 		}
 		for _, d := range game.Dirs {
-			next := state{pos: s.m.Norm(n.st.pos.Add(d.Offset())), turns: n.st.turns}
-			c := s.placeCost(next, n.st.pos)
+			rel := n.rel.Add(d.Offset())
+			next := state{pos: s.m.Norm(start.pos.Add(rel)), turns: n.turns}
+			c := s.placeCost(next, st.pos)
 			if c < 0 {
 				continue
 			}
-			try(next, Step{Kind: Walk, Dir: d, Clear: s.clear(next, n.st.pos)}, s.walk+c)
+			try(rel, n.turns, Step{Kind: Walk, Dir: d}, s.walk+c)
 		}
 		if turning {
 			for _, r := range []game.Rotation{game.CW, game.CCW} {
-				turns := (n.st.turns + 1) & 3
+				turns := (n.turns + 1) & 3
 				if r == game.CCW {
-					turns = (n.st.turns + 3) & 3
+					turns = (n.turns + 3) & 3
 				}
-				next := state{pos: n.st.pos, turns: turns}
-				c := s.placeCost(next, n.st.pos)
+				c := s.placeCost(state{pos: st.pos, turns: turns}, st.pos)
 				if c < 0 {
 					continue
 				}
-				try(next, Step{Kind: Turn, Rotation: r}, stepCost+c)
+				try(n.rel, turns, Step{Kind: Turn, Rotation: r}, stepCost+c)
 			}
 		}
 	}
-	return route(closest, false)
+	return s.route(buf.nodes, closest, start, false)
 }
 
-// route lists the steps to n. A step into cells that must be dug first
-// is taken after clearing them (see Obstacles).
-func route(n *node, reached bool) Route {
-	r := Route{Cost: n.g, Reached: reached}
-	for ; n.parent != nil; n = n.parent {
+// route lists the steps to node i, marking the walks into cells seen
+// free. A step into cells that must be dug first is taken after clearing
+// them (see Obstacles).
+func (s *search) route(nodes []node, i int32, start state, reached bool) Route {
+	r := Route{Cost: nodes[i].g, Reached: reached}
+	for ; nodes[i].parent >= 0; i = nodes[i].parent {
+		n := nodes[i]
+		if n.step.Kind == Walk {
+			from := s.m.Norm(start.pos.Add(n.rel.Sub(n.step.Dir.Offset())))
+			n.step.Clear = s.clear(state{pos: s.m.Norm(start.pos.Add(n.rel)), turns: n.turns}, from)
+		}
 		r.Steps = append(r.Steps, n.step)
 	}
 	slices.Reverse(r.Steps)
 	return r
 }
 
-type nodeHeap []*node
+// nodeHeap orders node indices by f, then deeper first, then age.
+type nodeHeap struct {
+	nodes *[]node
+	idx   []int32
+}
 
-func (h nodeHeap) Len() int { return len(h) }
+func (h nodeHeap) Len() int { return len(h.idx) }
 func (h nodeHeap) Less(i, j int) bool {
-	if h[i].f != h[j].f {
-		return h[i].f < h[j].f
+	a, b := &(*h.nodes)[h.idx[i]], &(*h.nodes)[h.idx[j]]
+	if a.f != b.f {
+		return a.f < b.f
 	}
-	if h[i].g != h[j].g {
-		return h[i].g > h[j].g // deeper first: fewer ties to expand
+	if a.g != b.g {
+		return a.g > b.g // deeper first: fewer ties to expand
 	}
-	return h[i].seq < h[j].seq
+	return h.idx[i] < h.idx[j]
 }
 func (h nodeHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIdx, h[j].heapIdx = i, j
+	h.idx[i], h.idx[j] = h.idx[j], h.idx[i]
+	(*h.nodes)[h.idx[i]].heapIdx = i
+	(*h.nodes)[h.idx[j]].heapIdx = j
 }
 func (h *nodeHeap) Push(x any) {
-	n := x.(*node)
-	n.heapIdx = len(*h)
-	*h = append(*h, n)
+	i := x.(int32)
+	(*h.nodes)[i].heapIdx = len(h.idx)
+	h.idx = append(h.idx, i)
 }
 func (h *nodeHeap) Pop() any {
-	old := *h
-	n := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return n
+	i := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return i
 }
 
 // Obstacles lists the cells of the structure at the first step of a

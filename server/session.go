@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -20,6 +21,7 @@ const writeTimeout = 10 * time.Second
 // a writer goroutine.
 type session struct {
 	conn    net.Conn
+	raw     *nonBlockingWriter // nil when conn is not a socket: no direct writes
 	acc     *account
 	out     *outbox
 	log     zerolog.Logger
@@ -29,8 +31,15 @@ type session struct {
 }
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
+	var raw *nonBlockingWriter
+	if sc, ok := conn.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			raw = newNonBlockingWriter(rc)
+		}
+	}
 	return &session{
 		conn: conn,
+		raw:  raw,
 		acc:  acc,
 		out:  newOutbox(),
 		log:  srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
@@ -109,7 +118,8 @@ func (s *session) receiveAction(a protocol.Action) {
 	}
 }
 
-// writeLoop sends queued messages until the connection closes.
+// writeLoop sends what the outbox holds until the connection closes: the
+// rest of a direct write first, then every queued message, in one write.
 func (s *session) writeLoop() {
 	var batch []protocol.Message
 	var buf []byte
@@ -119,9 +129,11 @@ func (s *session) writeLoop() {
 			return
 		case <-s.out.ready:
 		}
-		var last bool
-		batch, last = s.out.take(batch)
-		buf = buf[:0]
+		var last, ok bool
+		buf, batch, last, ok = s.out.take(buf, batch)
+		if !ok {
+			continue // a direct write is at it and wakes us when done
+		}
 		for _, m := range batch {
 			n := len(buf)
 			var err error
@@ -137,10 +149,12 @@ func (s *session) writeLoop() {
 			_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := s.conn.Write(buf); err != nil {
 				s.log.Debug().Err(err).Msg("write failed")
+				s.out.done()
 				s.close()
 				return
 			}
 		}
+		s.out.done()
 		if last {
 			s.close()
 			return
@@ -149,6 +163,71 @@ func (s *session) writeLoop() {
 			buf = nil // do not keep a huge buffer after a burst
 		}
 	}
+}
+
+// sendDirect sends a request-action from the calling goroutine (the step
+// loop) when the connection is idle: encoded into enc (the caller's buffer,
+// reused) and written without blocking. This spares a wake-up of the writer
+// goroutine per agent and step. What the socket does not take at once, and
+// everything when the connection is busy, goes through the outbox.
+func (s *session) sendDirect(m *protocol.RequestAction, enc *[]byte) {
+	if s.raw == nil || !s.out.claimIdle() {
+		s.out.push(m)
+		return
+	}
+	buf := append(protocol.AppendRequestAction((*enc)[:0], m), 0)
+	*enc = buf
+	n, err := s.raw.write(buf)
+	if err != nil {
+		s.log.Debug().Err(err).Msg("write failed")
+		s.out.release(nil)
+		s.close()
+		return
+	}
+	s.out.release(buf[n:])
+}
+
+// nonBlockingWriter writes as much of a buffer as a socket takes at once.
+// Its function is made once per session, so a write allocates nothing.
+type nonBlockingWriter struct {
+	raw     syscall.RawConn
+	buf     []byte
+	written int
+	err     error
+	fn      func(fd uintptr) bool
+}
+
+func newNonBlockingWriter(raw syscall.RawConn) *nonBlockingWriter {
+	w := &nonBlockingWriter{raw: raw}
+	w.fn = func(fd uintptr) bool {
+		for w.written < len(w.buf) {
+			n, err := syscall.Write(int(fd), w.buf[w.written:])
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return true
+			case err != nil:
+				w.err = err
+				return true
+			}
+			w.written += n
+		}
+		return true // never wait for the socket: the writer goroutine does
+	}
+	return w
+}
+
+// write returns how much of b went out.
+func (w *nonBlockingWriter) write(b []byte) (int, error) {
+	w.buf, w.written, w.err = b, 0, nil
+	err := w.raw.Write(w.fn)
+	if err == nil {
+		err = w.err
+	}
+	n := w.written
+	w.buf = nil
+	return n, err
 }
 
 // finish sends what is queued (e.g. bye), then closes; after timeout it

@@ -18,21 +18,9 @@ func decodeActionFast(frame []byte) (a Action, ok bool) {
 	members := s.object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			if seenType {
-				return false
-			}
-			seenType = true
-			var ok bool
-			typ, ok = s.plainString()
-			return ok
+			return firstTime(&seenType, func() (ok bool) { typ, ok = s.plainString(); return ok })
 		case "content":
-			if seenContent {
-				return false
-			}
-			seenContent = true
-			var ok bool
-			a, ok = s.actionContent()
-			return ok
+			return firstTime(&seenContent, func() (ok bool) { a, ok = s.actionContent(); return ok })
 		default:
 			return s.skipPlainValue()
 		}
@@ -51,34 +39,18 @@ func (s *fastScanner) actionContent() (Action, bool) {
 	ok := s.object(func(key []byte) bool {
 		switch string(key) {
 		case "id":
-			if seenID {
-				return false
-			}
-			seenID = true
-			if s.peek() == '"' {
-				var ok bool
-				id, ok = s.plainString()
+			return firstTime(&seenID, func() (ok bool) {
+				if s.peek() == '"' {
+					id, ok = s.plainString()
+				} else {
+					id, ok = s.integer()
+				}
 				return ok
-			}
-			var ok bool
-			id, ok = s.integer()
-			return ok
+			})
 		case "type":
-			if seenType {
-				return false
-			}
-			seenType = true
-			var ok bool
-			typ, ok = s.plainString()
-			return ok
+			return firstTime(&seenType, func() (ok bool) { typ, ok = s.plainString(); return ok })
 		case "p":
-			if seenParams {
-				return false
-			}
-			seenParams = true
-			var ok bool
-			params, ok = s.plainStringArray()
-			return ok
+			return firstTime(&seenParams, func() (ok bool) { params, ok = s.plainStringArray(); return ok })
 		default:
 			return s.skipPlainValue()
 		}
@@ -99,6 +71,16 @@ func (s *fastScanner) actionContent() (Action, bool) {
 		a.Params = []string{}
 	}
 	return a, true
+}
+
+// firstTime reads a member's value unless its key came before: duplicate
+// keys are left to the general path.
+func firstTime(seen *bool, read func() bool) bool {
+	if *seen {
+		return false
+	}
+	*seen = true
+	return read()
 }
 
 // fastScanner reads the restricted JSON of decodeActionFast.

@@ -1,7 +1,5 @@
 package bt
 
-import "fmt"
-
 // maxLoops bounds how often Repeat and UntilSuccess re-tick a child that
 // completes without acting within one tick.
 const maxLoops = 64
@@ -48,19 +46,24 @@ func (n *force) tick(c *Context) Status {
 
 type repeat struct {
 	nodeBase
-	times int
+	times Count
 }
 
 // Repeat ticks the child until it has succeeded times times, and fails as
 // soon as it fails. times <= 0 repeats for ever (the node never succeeds).
 // A child that completes without acting is ticked again in the same tick
-// (up to a bound); one that acted continues in the next tick.
-func Repeat(times int, child Node) Node {
-	return &repeat{nodeBase{kind: fmt.Sprintf("repeat(%d)", times), kids: []Node{child}}, times}
+// (up to a bound); one that acted continues in the next tick. A count read
+// from the blackboard is read when the node starts.
+func Repeat(times Count, child Node) Node {
+	return &repeat{nodeBase{kind: "repeat(" + times.String() + ")", kids: []Node{child}}, times}
 }
 
 func (n *repeat) tick(c *Context) Status {
 	s := c.slot(n)
+	times, ok := s.limit(c, n, n.times)
+	if !ok {
+		return Failure
+	}
 	for range maxLoops {
 		switch c.tickNode(n.kids[0]) {
 		case Running:
@@ -69,7 +72,7 @@ func (n *repeat) tick(c *Context) Status {
 			return Failure
 		}
 		s.count++
-		if n.times > 0 && s.count >= n.times {
+		if times > 0 && s.count >= times {
 			return Success
 		}
 		if c.Acted() {
@@ -81,17 +84,21 @@ func (n *repeat) tick(c *Context) Status {
 
 type untilSuccess struct {
 	nodeBase
-	tries int
+	tries Count
 }
 
 // UntilSuccess ticks the child until it succeeds, at most tries times; it
 // fails after tries failures. tries <= 0 retries for ever.
-func UntilSuccess(tries int, child Node) Node {
-	return &untilSuccess{nodeBase{kind: fmt.Sprintf("until-success(%d)", tries), kids: []Node{child}}, tries}
+func UntilSuccess(tries Count, child Node) Node {
+	return &untilSuccess{nodeBase{kind: "until-success(" + tries.String() + ")", kids: []Node{child}}, tries}
 }
 
 func (n *untilSuccess) tick(c *Context) Status {
 	s := c.slot(n)
+	tries, ok := s.limit(c, n, n.tries)
+	if !ok {
+		return Failure
+	}
 	for range maxLoops {
 		switch c.tickNode(n.kids[0]) {
 		case Running:
@@ -100,7 +107,7 @@ func (n *untilSuccess) tick(c *Context) Status {
 			return Success
 		}
 		s.count++
-		if n.tries > 0 && s.count >= n.tries {
+		if tries > 0 && s.count >= tries {
 			return Failure
 		}
 		if c.Acted() {
@@ -112,13 +119,14 @@ func (n *untilSuccess) tick(c *Context) Status {
 
 type cooldown struct {
 	nodeBase
-	steps int
+	steps Count
 }
 
 // Cooldown fails at once, without ticking the child, during the steps
-// steps after the child failed. The cooldown survives interruptions.
-func Cooldown(steps int, child Node) Node {
-	return &cooldown{nodeBase{kind: fmt.Sprintf("cooldown(%d)", steps), kids: []Node{child}}, steps}
+// steps after the child failed. The cooldown survives interruptions. A
+// count from the blackboard is read when the child fails.
+func Cooldown(steps Count, child Node) Node {
+	return &cooldown{nodeBase{kind: "cooldown(" + steps.String() + ")", kids: []Node{child}}, steps}
 }
 
 func (n *cooldown) tick(c *Context) Status {
@@ -128,9 +136,42 @@ func (n *cooldown) tick(c *Context) Status {
 	}
 	st := c.tickNode(n.kids[0])
 	if st == Failure {
-		s.until = c.Step + 1 + n.steps
+		steps, ok := n.steps.get(c, n)
+		if !ok {
+			steps = 0
+		}
+		s.until = c.Step + 1 + steps
 	}
 	return st
+}
+
+type timeout struct {
+	nodeBase
+	steps Count
+}
+
+// Timeout runs the child for at most steps steps: in the step that many
+// steps after the child started, a child still running is halted and the
+// node fails. The limit is read when the child starts; each new start
+// (after the child completed or was halted) gets the full time again.
+func Timeout(steps Count, child Node) Node {
+	return &timeout{nodeBase{kind: "timeout(" + steps.String() + ")", kids: []Node{child}}, steps}
+}
+
+func (n *timeout) tick(c *Context) Status {
+	s := c.slot(n)
+	limit, ok := s.limit(c, n, n.steps)
+	if !ok {
+		return Failure
+	}
+	if !s.running {
+		s.since = c.Step
+	}
+	if c.Step-s.since >= limit {
+		c.halt(n.kids[0])
+		return Failure
+	}
+	return c.tickNode(n.kids[0])
 }
 
 type guard struct {

@@ -40,13 +40,13 @@ func TestAlwaysAndNeverForceTheResultButKeepRunning(t *testing.T) {
 
 func TestRepeatSucceedsAfterNSuccesses(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, Repeat(3, s.leaf("x", Success)))
+	in := instance(t, Repeat(Num(3), s.leaf("x", Success)))
 	assert.Equal(t, Success, tick(in, 0))
 	assert.Len(t, s.took(), 3, "a child that does not act is repeated within the tick")
 
 	// An acting child takes a step per round; the next round starts in the
 	// tick that brings the previous round's verdict.
-	in = instance(t, Repeat(2, s.actor("act", Success)))
+	in = instance(t, Repeat(Num(2), s.actor("act", Success)))
 	var got []Status
 	for step := range 3 {
 		got = append(got, tick(in, step))
@@ -57,32 +57,32 @@ func TestRepeatSucceedsAfterNSuccesses(t *testing.T) {
 
 func TestRepeatFailsAsSoonAsTheChildFails(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, Repeat(5, s.leaf("x", Success, Failure)))
+	in := instance(t, Repeat(Num(5), s.leaf("x", Success, Failure)))
 	assert.Equal(t, Failure, tick(in, 0))
 	assert.Len(t, s.took(), 2)
 }
 
 func TestRepeatForeverNeverSucceeds(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, Repeat(0, s.leaf("x", Success)))
+	in := instance(t, Repeat(Num(0), s.leaf("x", Success)))
 	assert.Equal(t, Running, tick(in, 0))
 	assert.Len(t, s.took(), maxLoops, "bounded within one tick")
 }
 
 func TestUntilSuccessRetriesUpToNTimes(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, UntilSuccess(3, s.leaf("x", Failure, Failure, Success)))
+	in := instance(t, UntilSuccess(Num(3), s.leaf("x", Failure, Failure, Success)))
 	assert.Equal(t, Success, tick(in, 0))
 	assert.Len(t, s.took(), 3)
 
-	in = instance(t, UntilSuccess(2, s.leaf("y", Failure)))
+	in = instance(t, UntilSuccess(Num(2), s.leaf("y", Failure)))
 	assert.Equal(t, Failure, tick(in, 0))
 	assert.Len(t, s.took(), 2)
 }
 
 func TestUntilSuccessCountsFailuresAcrossSteps(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, UntilSuccess(2, s.actor("try", Failure)))
+	in := instance(t, UntilSuccess(Num(2), s.actor("try", Failure)))
 	assert.Equal(t, Running, tick(in, 0), "acts, verdict next step")
 	assert.Equal(t, Running, tick(in, 1), "first failure; a second try acts")
 	assert.Equal(t, Failure, tick(in, 2), "second failure")
@@ -90,7 +90,7 @@ func TestUntilSuccessCountsFailuresAcrossSteps(t *testing.T) {
 
 func TestCooldownSkipsTheChildForNStepsAfterAFailure(t *testing.T) {
 	s := newScript(t)
-	in := instance(t, Cooldown(2, s.leaf("x", Failure, Success)))
+	in := instance(t, Cooldown(Num(2), s.leaf("x", Failure, Success)))
 	assert.Equal(t, Failure, tick(in, 10))
 	assert.Equal(t, []string{"x"}, s.took())
 	assert.Equal(t, Failure, tick(in, 11))
@@ -103,7 +103,7 @@ func TestCooldownSkipsTheChildForNStepsAfterAFailure(t *testing.T) {
 func TestCooldownSurvivesAnInterruption(t *testing.T) {
 	s := newScript(t)
 	urgent := false
-	cool := Cooldown(5, s.leaf("x", Failure))
+	cool := Cooldown(Num(5), s.leaf("x", Failure))
 	in := instance(t, Selector(Guard(flagExpr(&urgent), s.leaf("u", Running)), cool, s.leaf("idle", Running)))
 	tick(in, 0) // x fails, idle runs
 	urgent = true

@@ -62,23 +62,72 @@ type action struct {
 	nodeBase
 	skill *Skill
 	args  []Value
+	keys  []string // per argument: the blackboard key it is read from, "" if fixed
 }
 
 // Action runs a registered skill with fixed arguments; the arguments must
 // fit the skill's parameters.
 func Action(skill *Skill, args ...Value) (Node, error) {
-	if err := skill.check(args); err != nil {
-		return nil, err
+	fixed := make([]Arg, len(args))
+	for i, a := range args {
+		fixed[i] = Arg{Value: a}
 	}
+	return ActionFrom(skill, fixed...)
+}
+
+// Arg is an action argument: a fixed Value, or, when Key is set, the value
+// stored under Key on the agent's blackboard (else the team's) when the
+// call starts.
+type Arg struct {
+	Value Value
+	Key   string
+}
+
+// FromBoard is an argument read from the blackboard entry key.
+func FromBoard(key string) Arg { return Arg{Key: key} }
+
+// ActionFrom runs a registered skill with arguments of which some may come
+// from the blackboard. Fixed arguments are checked now; those from the
+// blackboard when a call starts: a missing value or one that does not fit
+// the parameter makes the call fail (and is logged).
+func ActionFrom(skill *Skill, args ...Arg) (Node, error) {
+	n := &action{skill: skill, args: make([]Value, len(args)), keys: make([]string, len(args))}
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = a.Literal()
+		n.args[i], n.keys[i] = a.Value, a.Key
+		parts[i] = a.Value.Literal()
+		if a.Key != "" {
+			parts[i] = "$" + a.Key
+		}
 	}
-	kind := "action " + skill.Name
+	if err := skill.check(n.args, n.keys); err != nil {
+		return nil, err
+	}
+	n.kind = "action " + skill.Name
 	if len(args) > 0 {
-		kind += "(" + strings.Join(parts, ", ") + ")"
+		n.kind += "(" + strings.Join(parts, ", ") + ")"
 	}
-	return &action{nodeBase{kind: kind}, skill, args}, nil
+	return n, nil
+}
+
+// resolve gives the arguments of a new call: the fixed ones, and those
+// from the blackboard as they are now.
+func (n *action) resolve(c *Context) ([]Value, error) {
+	if !slices.ContainsFunc(n.keys, func(k string) bool { return k != "" }) {
+		return n.args, nil
+	}
+	args := slices.Clone(n.args)
+	for i, key := range n.keys {
+		if key == "" {
+			continue
+		}
+		v, ok := c.lookup(key)
+		if !ok {
+			return nil, fmt.Errorf("no value under $%s on the blackboard", key)
+		}
+		args[i] = v
+	}
+	return args, n.skill.check(args, nil)
 }
 
 // tick runs the skill. A skill that acts is reported running whatever it
@@ -89,7 +138,12 @@ func (n *action) tick(c *Context) Status {
 	s := c.slot(n)
 	call := s.call
 	if call == nil {
-		call = &Call{Args: n.args}
+		args, err := n.resolve(c)
+		if err != nil {
+			c.Log().Error().Err(err).Str("node", Label(n)).Msg("the skill call fails")
+			return Failure
+		}
+		call = &Call{Args: args}
 		s.call = call
 	} else {
 		if call.verdict != 0 {
@@ -137,7 +191,9 @@ type Skill struct {
 	Run func(c *Context, call *Call) Status
 }
 
-func (s *Skill) check(args []Value) error {
+// check tests args against the parameters; an argument with a key in keys
+// (keys may be nil) comes from the blackboard and is only counted.
+func (s *Skill) check(args []Value, keys []string) error {
 	required := 0
 	for _, p := range s.Params {
 		if !p.Optional {
@@ -152,6 +208,9 @@ func (s *Skill) check(args []Value) error {
 		return fmt.Errorf("skill %s takes %s arguments (%s), got %d", s.Name, want, s.signature(), len(args))
 	}
 	for i, a := range args {
+		if i < len(keys) && keys[i] != "" {
+			continue
+		}
 		p := s.Params[i]
 		if p.Kind != KindAny && p.Kind != a.Kind {
 			return fmt.Errorf("skill %s: argument %s must be a %s, got %s", s.Name, p.Name, p.Kind, a.Literal())

@@ -46,6 +46,7 @@ type nodeBase struct {
 	tree  *Tree
 	kind  string
 	label string
+	name  string // the behaviour this node is the root of, if any
 	kids  []Node
 }
 
@@ -64,6 +65,15 @@ func Label(n Node) string {
 // file:line:column) and returns n.
 func WithLabel[N Node](n N, label string) N {
 	n.base().label = label
+	return n
+}
+
+// WithName marks n as the root of the named behaviour (shown in running
+// paths) and returns n. A node that already has a name keeps it.
+func WithName[N Node](n N, behaviour string) N {
+	if b := n.base(); b.name == "" {
+		b.name = behaviour
+	}
 	return n
 }
 
@@ -182,6 +192,33 @@ func (in *Instance) Tick(step int, host any) (game.Action, Status) {
 	return *c.action, st
 }
 
+// RunningPath describes the nodes running after the last tick, from the
+// root down to the deepest (the skill that acted, when one did): one entry
+// per node, its kind and arguments, prefixed with "NAME: " at the root of
+// a named behaviour. At a node with several running children (parallel)
+// it follows the first. It is empty when the root did not keep running.
+func (in *Instance) RunningPath() []string {
+	var out []string
+	n := in.tree.root
+	for n != nil && in.slots[n.base().id].running {
+		b := n.base()
+		entry := b.kind
+		if b.name != "" {
+			entry = b.name + ": " + entry
+		}
+		out = append(out, entry)
+		var next Node
+		for _, k := range b.kids {
+			if in.slots[k.base().id].running {
+				next = k
+				break
+			}
+		}
+		n = next
+	}
+	return out
+}
+
 // Context is what nodes, skills and functions see during a tick.
 type Context struct {
 	Step   int // the simulation step being decided
@@ -251,6 +288,10 @@ type slot struct {
 	count   int      // repeat successes, until-success failures
 	done    []Status // parallel: results of finished children
 	call    *Call    // action leaf: the skill call in progress
+	since   int      // timeout: the step the child started
+	// limitValue is a decorator's count as read when it started.
+	limitValue int
+	hasLimit   bool
 
 	// Long-term memory, kept when the node is halted or completes.
 	until int   // cooldown: fail without ticking while step < until
@@ -260,4 +301,5 @@ type slot struct {
 
 func (s *slot) reset() {
 	s.running, s.child, s.count, s.done, s.call = false, 0, 0, nil, nil
+	s.since, s.limitValue, s.hasLimit = 0, 0, false
 }

@@ -41,6 +41,7 @@ const (
 	ArgNumber ArgKind = iota
 	ArgString         // "quoted"
 	ArgIdent          // bare identifier, e.g. a direction or block type
+	ArgRef            // $key: read from the blackboard when the node starts
 )
 
 // Arg is a parameter of an action, composite or decorator.
@@ -48,7 +49,7 @@ type Arg struct {
 	Pos  Pos
 	Kind ArgKind
 	Num  float64
-	Text string // the string or identifier; the source text of a number
+	Text string // the string, identifier or blackboard key; the source text of a number
 }
 
 // Expr is a condition expression. Op is "number", "string", "ident",

@@ -43,6 +43,7 @@ func (c *compiler) behaviour(name string, at Pos) (bt.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	bt.WithName(n, name)
 	c.built[name] = n
 	return n, nil
 }
@@ -129,19 +130,22 @@ func (c *compiler) build(n *Node, kids []bt.Node) (bt.Node, error) {
 		}
 		return node, nil
 	case "repeat", "until-success":
-		nums, err := c.counts(n, 0, 1)
+		nums, err := c.decoratorCounts(n, 0, 1)
 		if err != nil {
 			return nil, err
 		}
-		nums = append(nums, 0)
+		nums = append(nums, bt.Num(0))
 		if n.Kind == "repeat" {
 			return bt.Repeat(nums[0], kids[0]), nil
 		}
 		return bt.UntilSuccess(nums[0], kids[0]), nil
-	case "cooldown":
-		nums, err := c.counts(n, 1, 1)
+	case "cooldown", "timeout":
+		nums, err := c.decoratorCounts(n, 1, 1)
 		if err != nil {
 			return nil, err
+		}
+		if n.Kind == "timeout" {
+			return bt.Timeout(nums[0], kids[0]), nil
 		}
 		return bt.Cooldown(nums[0], kids[0]), nil
 	case "randomly":
@@ -181,6 +185,27 @@ func (c *compiler) noArgs(n *Node) error {
 	return nil
 }
 
+// decoratorCounts reads between least and most counts: whole
+// non-negative numbers or blackboard keys.
+func (c *compiler) decoratorCounts(n *Node, least, most int) ([]bt.Count, error) {
+	if len(n.Args) < least || len(n.Args) > most {
+		return nil, c.errorf(n.Pos, "%s takes %s", n.Kind, countWords(least, most))
+	}
+	out := make([]bt.Count, len(n.Args))
+	for i, a := range n.Args {
+		if a.Kind == ArgRef {
+			out[i] = bt.NumFrom(a.Text)
+			continue
+		}
+		nums, err := c.counts(&Node{Pos: n.Pos, Kind: n.Kind, Args: []Arg{a}}, 1, 1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = bt.Num(nums[0])
+	}
+	return out, nil
+}
+
 // counts reads between least and most whole non-negative numbers.
 func (c *compiler) counts(n *Node, least, most int) ([]int, error) {
 	if len(n.Args) < least || len(n.Args) > most {
@@ -188,6 +213,9 @@ func (c *compiler) counts(n *Node, least, most int) ([]int, error) {
 	}
 	out := make([]int, len(n.Args))
 	for i, a := range n.Args {
+		if a.Kind == ArgRef {
+			return nil, c.errorf(a.Pos, "%s needs a whole number >= 0 here; $%s (a blackboard value) is not allowed", n.Kind, a.Text)
+		}
 		if a.Kind != ArgNumber || a.Num < 0 || a.Num != math.Trunc(a.Num) || a.Num > math.MaxInt32 {
 			return nil, c.errorf(a.Pos, "%s needs a whole number >= 0, found %s", n.Kind, formatArg(a))
 		}
@@ -211,15 +239,18 @@ func (c *compiler) action(n *Node) (bt.Node, error) {
 	if !ok {
 		return nil, c.errorf(n.Pos, "unknown skill %q%s", n.Name, suggest(n.Name, c.reg.Skills()))
 	}
-	args := make([]bt.Value, len(n.Args))
+	args := make([]bt.Arg, len(n.Args))
 	for i, a := range n.Args {
-		if a.Kind == ArgNumber {
-			args[i] = bt.Number(a.Num)
-		} else {
-			args[i] = bt.String(a.Text)
+		switch a.Kind {
+		case ArgNumber:
+			args[i] = bt.Arg{Value: bt.Number(a.Num)}
+		case ArgRef:
+			args[i] = bt.FromBoard(a.Text)
+		default:
+			args[i] = bt.Arg{Value: bt.String(a.Text)}
 		}
 	}
-	node, err := bt.Action(skill, args...)
+	node, err := bt.ActionFrom(skill, args...)
 	if err != nil {
 		return nil, c.errorf(n.Pos, "%v", err)
 	}

@@ -73,6 +73,8 @@ func formatArg(a Arg) string {
 		return quote(a.Text)
 	case ArgNumber:
 		return strconv.FormatFloat(a.Num, 'f', -1, 64)
+	case ArgRef:
+		return "$" + a.Text
 	}
 	return a.Text
 }

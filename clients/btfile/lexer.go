@@ -34,6 +34,7 @@ const (
 	tString
 	tPunct // { } ( ) , : %
 	tOp    // == != < <= > >= && || !
+	tRef   // $name: a value read from the blackboard
 )
 
 type token struct {
@@ -54,6 +55,8 @@ func (t token) describe() string {
 		return "number " + t.text
 	case tString:
 		return "string " + strconv.Quote(t.text)
+	case tRef:
+		return "'$" + t.text + "'"
 	}
 	return "'" + t.text + "'"
 }
@@ -163,6 +166,16 @@ func (l *lexer) next() (token, error) {
 		return l.number(p)
 	case r == '"':
 		return l.str(p)
+	case r == '$':
+		l.advance()
+		if l.off >= len(l.src) || !isIdentStart(l.peekRune(0)) {
+			return token{}, l.errorf(p, "expected a blackboard key after '$', e.g. $target")
+		}
+		start := l.off
+		for l.off < len(l.src) && isIdentPart(l.peekRune(0)) {
+			l.advance()
+		}
+		return token{kind: tRef, text: l.src[start:l.off], pos: p}, nil
 	case strings.ContainsRune("{}(),:%", r):
 		l.advance()
 		return token{kind: tPunct, text: string(r), pos: p}, nil

@@ -15,7 +15,7 @@ var (
 	}
 	decorators = map[string]bool{
 		"invert": true, "always": true, "never": true, "repeat": true,
-		"until-success": true, "cooldown": true, "randomly": true,
+		"until-success": true, "cooldown": true, "randomly": true, "timeout": true,
 	}
 	aliases = map[string]string{
 		"behaviour": "behavior", "loop": "repeat", "timer": "cooldown", "selector-p": "randomly",
@@ -323,8 +323,10 @@ func (p *parser) args(after string) ([]Arg, error) {
 			a.Kind = ArgString
 		case tIdent:
 			a.Kind = ArgIdent
+		case tRef:
+			a.Kind = ArgRef
 		default:
-			return nil, p.expected("a number, a string or a name", "'(' of "+after)
+			return nil, p.expected("a number, a string, a name or a $key", "'(' of "+after)
 		}
 		out = append(out, a)
 		if err := p.advance(); err != nil {
@@ -381,6 +383,9 @@ func (p *parser) decorator(n *Node) error {
 		n.Args, err = p.args(n.Kind)
 	case p.tok.kind == tNumber:
 		n.Args = []Arg{{Pos: p.tok.pos, Kind: ArgNumber, Num: p.tok.num, Text: p.tok.text}}
+		err = p.advance()
+	case p.tok.kind == tRef:
+		n.Args = []Arg{{Pos: p.tok.pos, Kind: ArgRef, Text: p.tok.text}}
 		err = p.advance()
 	}
 	if err != nil {

@@ -99,6 +99,7 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 		b.steps = map[string]int{}
 	}
 	b.steps[b.actedBy]++
+	b.team.traceStep(b.user, b.p.Step, action.String(), b.inst.RunningPath())
 	b.expireOrder()
 	if st != bt.Running {
 		b.idleTicks++

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -213,4 +214,20 @@ func TestTheSquadLearnsTheTorusSizeFromFrameOffsetsThatJumpByAPeriod(t *testing.
 		"x moves by whole periods next to the reference; y (unknown) stays")
 	assert.Equal(t, game.Pos{X: 80}, tr.shift(game.Pos{X: -75}, game.Pos{}))
 	assert.Equal(t, game.Pos{}, tr.shift(game.Pos{X: 19}, game.Pos{}))
+}
+
+func TestTraceWritesTheRunningPathOfTheTracedAgentOnly(t *testing.T) {
+	var out strings.Builder
+	tm, err := New(Config{Seed: 1, Trace: []string{"agentA2"}, TraceOut: &out})
+	require.NoError(t, err)
+	one, two := started(t, tm, 1), started(t, tm, 2)
+	for step := range 2 {
+		act(one, step, percept(step))
+		act(two, step, percept(step))
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	assert.True(t, strings.HasPrefix(lines[0], "agentA2 step 0: "), lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "agentA2 step 1: "), lines[1])
+	assert.Contains(t, lines[0], " <- worker: selector > ", "the path starts at the behaviour's root")
 }

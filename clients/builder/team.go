@@ -3,7 +3,9 @@ package builder
 import (
 	"embed"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"strings"
 	"sync"
 
 	"github.com/rs/zerolog"
@@ -31,6 +33,10 @@ type Config struct {
 	Count  int
 	Seed   int64          // seed of the agents' random choices
 	Logger zerolog.Logger // the zero value logs nothing
+	// Trace names agents (account names, e.g. agentA3) whose running node
+	// path and action are written to TraceOut every step.
+	Trace    []string
+	TraceOut io.Writer
 }
 
 // Team is a builder team: the loaded behaviour program, the trees built
@@ -44,6 +50,10 @@ type Team struct {
 
 	mu    sync.Mutex
 	trees map[string]*bt.Tree
+
+	trace   map[string]bool
+	traceMu sync.Mutex
+	traceTo io.Writer
 }
 
 // New loads the behaviour program (the shipped one unless cfg.File is set)
@@ -67,10 +77,26 @@ func New(cfg Config) (*Team, error) {
 			return nil, fmt.Errorf("builder: %w", err)
 		}
 	}
-	return &Team{
+	t := &Team{
 		prog: prog, seed: cfg.Seed, log: cfg.Logger,
 		board: bt.NewTeamBoard(), squad: newSquad(), trees: map[string]*bt.Tree{},
-	}, nil
+		trace: map[string]bool{}, traceTo: cfg.TraceOut,
+	}
+	for _, name := range cfg.Trace {
+		t.trace[name] = true
+	}
+	return t, nil
+}
+
+// traceStep writes one traced agent's step: its action and the running
+// node path that chose it.
+func (t *Team) traceStep(user string, step int, action string, path []string) {
+	if !t.trace[user] || t.traceTo == nil {
+		return
+	}
+	t.traceMu.Lock()
+	defer t.traceMu.Unlock()
+	fmt.Fprintf(t.traceTo, "%s step %d: %s <- %s\n", user, step, action, strings.Join(path, " > "))
 }
 
 // Behaviour makes the behaviour of the agent with the 1-based index; it

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/rs/zerolog"
@@ -31,6 +32,7 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	strategy := fs.String("strategy", "random", "behaviour of the agents: random or builder")
 	behaviourFile := fs.String("behaviour", "", "builder: a behaviour file to use instead of the shipped one (see clients/README.md)")
 	seed := fs.Int64("seed", 1, "seed of the agents' own random choices")
+	trace := fs.String("trace", "", "builder: print the running node path and action of these agents every step (account names, comma-separated, e.g. agentA3)")
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -41,9 +43,11 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeLog()
-	newBehaviour, err := newStrategy(strategyConfig{
-		name: *strategy, seed: *seed, behaviourFile: *behaviourFile, count: *count, log: log,
-	})
+	cfg := strategyConfig{name: *strategy, seed: *seed, behaviourFile: *behaviourFile, count: *count, log: log}
+	if *trace != "" {
+		cfg.trace, cfg.traceOut = strings.Split(*trace, ","), stdout
+	}
+	newBehaviour, err := newStrategy(cfg)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -66,6 +70,8 @@ type strategyConfig struct {
 	behaviourFile string // builder: replaces the shipped behaviour files
 	count         int    // agents that will connect (builder checks its team file against it)
 	log           zerolog.Logger
+	trace         []string  // builder: agents whose running node paths are printed
+	traceOut      io.Writer // where the trace goes
 }
 
 // newStrategy gives the behaviour constructor of a sample strategy.
@@ -73,12 +79,16 @@ func newStrategy(c strategyConfig) (team.NewBehaviour, error) {
 	if c.behaviourFile != "" && c.name != "builder" {
 		return nil, fmt.Errorf("-behaviour needs -strategy builder, not %q", c.name)
 	}
+	if len(c.trace) > 0 && c.name != "builder" {
+		return nil, fmt.Errorf("-trace needs -strategy builder, not %q", c.name)
+	}
 	switch c.name {
 	case "random":
 		seed := c.seed
 		return func(i int, _ string) agent.Behaviour { return random.New(seed*1000 + int64(i)) }, nil
 	case "builder":
-		t, err := builder.New(builder.Config{File: c.behaviourFile, Count: c.count, Seed: c.seed, Logger: c.log})
+		t, err := builder.New(builder.Config{File: c.behaviourFile, Count: c.count, Seed: c.seed, Logger: c.log,
+			Trace: c.trace, TraceOut: c.traceOut})
 		if err != nil {
 			return nil, err
 		}

@@ -43,3 +43,9 @@ func TestDemoStrategy_BuilderPlaysTheFirstTeam(t *testing.T) {
 		assert.NotNil(t, nb(1, "agentA1"))
 	}
 }
+
+func TestAgents_TraceNeedsTheBuilderStrategy(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, run([]string{"agents", "-strategy", "random", "-trace", "agentA3"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "-trace needs -strategy builder")
+}

@@ -101,7 +101,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	addr := srv.Addr().(*net.TCPAddr)
-	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, teamNames(cfg))
+	fmt.Fprintf(stdout, "massim demo: server on %s, teams %s\n", addr, strings.Join(teamNamesOf(cfg.Teams), " vs "))
 	if hs != nil {
 		fmt.Fprintf(stdout, "monitor: %s  (open it in a browser; -monitor off to disable)\n", hs.URL())
 	}
@@ -139,12 +139,4 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		<-ctx.Done()
 	}
 	return runErr
-}
-
-func teamNames(cfg *config.Config) string {
-	names := make([]string, len(cfg.Teams))
-	for i, t := range cfg.Teams {
-		names[i] = t.Name
-	}
-	return strings.Join(names, " vs ")
 }

@@ -13,6 +13,25 @@ import (
 	"github.com/massim-go/massim/internal/filestamp"
 )
 
+// logTimeFormat is the time stamp of JSON log lines: RFC 3339 with
+// milliseconds. zerolog's default (whole seconds) made every console time
+// end in .000, as the console writer parses the JSON time back.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+func init() {
+	// A package-level setting of zerolog, set once before any logger exists
+	// (in init, so that tests running commands concurrently never race on it).
+	zerolog.TimeFieldFormat = logTimeFormat
+}
+
+// logLevels are the accepted log levels, MASSim's names.
+var logLevels = map[string]zerolog.Level{
+	"debug":    zerolog.DebugLevel,
+	"normal":   zerolog.InfoLevel,
+	"error":    zerolog.ErrorLevel,
+	"critical": zerolog.ErrorLevel,
+}
+
 // logFlags are the logging flags every subcommand shares.
 type logFlags struct {
 	format string
@@ -24,21 +43,37 @@ func (l *logFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.level, "log-level", "", "log level: debug, normal, error, critical (default: the config's logLevel, else normal)")
 }
 
-// newLogger builds the logger; configLevel is the config's logLevel (CONFIG.md
-// §13), overridden by the flag; logDir adds a log file when not empty.
+// check validates the flags before anything else is done, so that a typo
+// is a usage error instead of a run at the wrong level.
+func (l *logFlags) check() error {
+	if _, ok := logLevels[l.level]; l.level != "" && !ok {
+		return fmt.Errorf("-log-level %q: want debug, normal, error or critical", l.level)
+	}
+	if l.format != "console" && l.format != "json" {
+		return fmt.Errorf("-log-format %q: want console or json", l.format)
+	}
+	return nil
+}
+
+// newLogger builds the logger; configLevel is the config's logLevel
+// (docs/config.md, "server"; the config loader already replaced an unknown
+// one by normal), overridden by the flag; logDir adds a log file of JSON
+// lines when not empty. Console output has colours only on a terminal.
 func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zerolog.Logger, func(), error) {
+	if err := l.check(); err != nil {
+		return zerolog.Nop(), nil, err
+	}
 	level := l.level
 	if level == "" {
 		level = configLevel
 	}
-	var out io.Writer
-	switch l.format {
-	case "console":
-		out = zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05.000"}
-	case "json":
-		out = stderr
-	default:
-		return zerolog.Nop(), nil, fmt.Errorf("-log-format %q: want console or json", l.format)
+	zl, ok := logLevels[level]
+	if !ok {
+		zl = zerolog.InfoLevel
+	}
+	var out io.Writer = stderr
+	if l.format == "console" {
+		out = zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05.000", NoColor: colourless(stderr)}
 	}
 	closeFile := func() {}
 	if logDir != "" {
@@ -53,17 +88,5 @@ func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zero
 		out = zerolog.MultiLevelWriter(out, f)
 		closeFile = func() { _ = f.Close() }
 	}
-	return zerolog.New(out).Level(zerologLevel(level)).With().Timestamp().Logger(), closeFile, nil
-}
-
-// zerologLevel maps MASSim's log levels: debug → Debug, normal (or anything
-// unknown) → Info, error and critical → Error.
-func zerologLevel(level string) zerolog.Level {
-	switch level {
-	case "debug":
-		return zerolog.DebugLevel
-	case "error", "critical":
-		return zerolog.ErrorLevel
-	}
-	return zerolog.InfoLevel
+	return zerolog.New(out).Level(zl).With().Timestamp().Logger(), closeFile, nil
 }

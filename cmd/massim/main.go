@@ -4,6 +4,7 @@
 //	massim serve -conf FILE        run the tournament of a config file
 //	massim match -conf FILE -teams A,B -out DIR   play one match (one job of a split tournament)
 //	massim standings DIR...        merge the standings of tournament or match folders
+//	massim accounts -conf FILE     the credential sheet of each team
 //	massim agents -team A ...      connect sample agents to a server
 //	massim map -conf FILE -o F.png render a simulation's initial world
 //	massim replay DIR              view replays in the browser
@@ -46,9 +47,11 @@ func commands() []command {
 		{"serve", "run the tournament of a config file", runServe},
 		{"match", "play one match of a config's teams into a folder", runMatch},
 		{"standings", "merge and print the standings of tournament or match folders", runStandings},
+		{"accounts", "print the credential sheet of each team of a config", runAccounts},
 		{"agents", "connect sample agents to a server", runAgents},
 		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
 		{"replay", "view replay folders in the browser", runReplay},
+		{"scores", "play seeds of the 2022 contest simulations: builder against random and against builder, a score table", runScores},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
 	}

@@ -34,6 +34,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	case *out == "":
 		return &exitError{code: 2, err: errors.New("need -out DIR")}
 	}
+	if err := f.logs.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	cfg, err := f.load()
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -43,6 +46,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: fmt.Errorf("-teams: no team %q in the config", name)}
 		}
 	}
+	opts := server.Options{Lineup: lineup, Resume: true}
+	intoFolder(cfg, &opts, *out)
 	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -51,7 +56,5 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
 	}
-	opts := server.Options{Lineup: lineup, Resume: true}
-	intoFolder(cfg, &opts, *out)
 	return playTournament(&f, cfg, opts, log, stdout)
 }

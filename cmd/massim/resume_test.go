@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,19 +16,6 @@ import (
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
-
-// buildMassim builds this command into a temporary folder.
-func buildMassim(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "massim")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
 
 // simulationStarts is the JSON log line of a simulation's start.
 const simulationStarts = `"message":"simulation starts"`

@@ -12,15 +12,22 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var f tournamentFlags
 	f.register(fs)
-	dir := fs.String("dir", "", "tournament folder for results, standings, manifest and replays (default: the config's resultPath)")
+	dir := fs.String("dir", "", "tournament folder for results, standings, manifest, stats, replays and the log file (default: the config's resultPath)")
 	resume := fs.Bool("resume", false, "continue the tournament recorded in the tournament folder after its last completed simulation")
 	seed := fs.Int64("seed", 0, "seed of the random mode's line-ups (default: the clock; recorded in the manifest either way)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
+	if err := f.logs.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	cfg, err := f.load()
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	opts := server.Options{Resume: *resume, TournamentSeed: *seed}
+	if *dir != "" {
+		intoFolder(cfg, &opts, *dir)
 	}
 	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
 	if err != nil {
@@ -32,10 +39,6 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, w := range cfg.Warnings {
 		log.Warn().Msg(w)
-	}
-	opts := server.Options{Resume: *resume, TournamentSeed: *seed}
-	if *dir != "" {
-		intoFolder(cfg, &opts, *dir)
 	}
 	return playTournament(&f, cfg, opts, log, stdout)
 }

@@ -73,13 +73,17 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 }
 
 // intoFolder makes dir the tournament folder: result files, manifest and
-// standings go there, and replays (when the config records them) into
-// dir/replays, so that one folder holds the whole tournament.
+// standings go there, replays (when the config records them) into
+// dir/replays and the log file (when the config writes one) into dir/logs,
+// so that one folder holds the whole tournament.
 func intoFolder(cfg *config.Config, opts *server.Options, dir string) {
 	opts.Dir = dir
 	cfg.Server.ResultPath = dir
 	if cfg.Server.ReplayPath != "" {
 		cfg.Server.ReplayPath = filepath.Join(dir, "replays")
+	}
+	if cfg.Server.LogPath != "" {
+		cfg.Server.LogPath = filepath.Join(dir, "logs")
 	}
 }
 

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/massim-go/massim/clients/agent"
+	"github.com/massim-go/massim/clients/team"
+	"github.com/massim-go/massim/protocol"
+)
+
+// violationCounts are agent-steps with a violated norm, by the norm's
+// subject as the percept describes it: Carry limits things (a block
+// requirement), Adopt limits a role.
+type violationCounts struct {
+	Carry int64 `json:"carry"`
+	Adopt int64 `json:"adopt"`
+}
+
+// violationTally counts the violations the agents of one team see in
+// their percepts; agents act in parallel goroutines.
+type violationTally struct {
+	mu sync.Mutex
+	c  violationCounts
+}
+
+func (t *violationTally) counts() violationCounts {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.c
+}
+
+// wrap makes every behaviour of nb report its percepts' violations.
+func (t *violationTally) wrap(nb team.NewBehaviour) team.NewBehaviour {
+	return func(index int, user string) agent.Behaviour {
+		return &violationWatcher{Behaviour: nb(index, user), tally: t}
+	}
+}
+
+type violationWatcher struct {
+	agent.Behaviour
+	tally *violationTally
+}
+
+func (w *violationWatcher) Act(ra *protocol.RequestAction) (string, []string) {
+	for _, name := range ra.Percept.Violations {
+		i := slices.IndexFunc(ra.Percept.Norms, func(n protocol.Norm) bool { return n.Name == name })
+		carry := i >= 0 && len(ra.Percept.Norms[i].Requirements) > 0 && ra.Percept.Norms[i].Requirements[0].Type == "block"
+		w.tally.mu.Lock()
+		if carry {
+			w.tally.c.Carry++
+		} else {
+			w.tally.c.Adopt++
+		}
+		w.tally.mu.Unlock()
+	}
+	return w.Behaviour.Act(ra)
+}
+
+// scoreRow is one line of the table: a simulation and an opponent, the
+// builder's (A) and the opponent's (B) scores per seed and their means.
+type scoreRow struct {
+	Sim        string             `json:"sim"`
+	Opponent   string             `json:"opponent"`
+	Seeds      []int64            `json:"seeds"`
+	A          []int64            `json:"a"`
+	B          []int64            `json:"b"`
+	MeanA      float64            `json:"meanA"`
+	MeanB      float64            `json:"meanB"`
+	Violations [2]violationCounts `json:"violations"` // summed over the seeds
+}
+
+// scoreRows groups games by simulation and opponent, in play order.
+func scoreRows(games []gameResult) []scoreRow {
+	var rows []scoreRow
+	for _, g := range games {
+		i := slices.IndexFunc(rows, func(r scoreRow) bool { return r.Sim == g.Sim && r.Opponent == g.Opponent })
+		if i < 0 {
+			rows = append(rows, scoreRow{Sim: g.Sim, Opponent: g.Opponent})
+			i = len(rows) - 1
+		}
+		r := &rows[i]
+		r.Seeds = append(r.Seeds, g.Seed)
+		r.A = append(r.A, g.Score[0])
+		r.B = append(r.B, g.Score[1])
+		for t := range r.Violations {
+			r.Violations[t].Carry += g.Violations[t].Carry
+			r.Violations[t].Adopt += g.Violations[t].Adopt
+		}
+	}
+	for i := range rows {
+		rows[i].MeanA, rows[i].MeanB = mean(rows[i].A), mean(rows[i].B)
+	}
+	return rows
+}
+
+func mean(xs []int64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var sum int64
+	for _, x := range xs {
+		sum += x
+	}
+	return float64(sum) / float64(len(xs))
+}
+
+// printScoreTable writes the rows as an aligned table.
+func printScoreTable(out io.Writer, rows []scoreRow) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tB carry/adopt\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
+			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, r.Violations[1].Carry, r.Violations[1].Adopt)
+	}
+	tw.Flush()
+}
+
+func joinInts(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
+)
+
+var contest2022 = filepath.Join("..", "..", defaultScoresConf)
+
+// The example has the parameters of the three simulations of the 2022
+// contest (SampleTournamentConfig.json of the official server).
+func TestContest2022Config_HasTheContestSimulations(t *testing.T) {
+	cfg, err := config.Load(contest2022)
+	require.NoError(t, err)
+	assert.Empty(t, cfg.Warnings)
+	assert.Empty(t, cfg.UnknownKeys)
+	require.NoError(t, server.CheckMatches(cfg))
+	require.Len(t, cfg.Match, 3)
+	for i, want := range []struct {
+		steps, agents, size int
+		cave                float64
+		blockTypes, maxTask int
+		iterations          config.Bounds
+	}{
+		{400, 20, 70, 0.5, 2, 3, config.Bounds{Min: 10, Max: 12}},
+		{600, 20, 70, 0.6, 3, 4, config.Bounds{Min: 5, Max: 10}},
+		{800, 40, 100, 0.6, 3, 4, config.Bounds{Min: 5, Max: 10}},
+	} {
+		m := cfg.Match[i]
+		assert.Equal(t, want.steps, m.Steps, i)
+		assert.Equal(t, want.agents, m.TeamSize, i)
+		assert.Equal(t, want.size, m.Grid.Width, i)
+		assert.Equal(t, want.size, m.Grid.Height, i)
+		require.Len(t, m.Grid.Instructions, 1)
+		assert.Equal(t, []float64{want.cave, 2, 5, 4}, m.Grid.Instructions[0].Args, i)
+		assert.Equal(t, config.Bounds{Min: want.blockTypes, Max: want.blockTypes}, m.BlockTypes, i)
+		assert.Equal(t, config.Bounds{Min: 1, Max: want.maxTask}, m.Tasks.Size, i)
+		assert.Equal(t, want.iterations, m.Tasks.Iterations, i)
+		assert.Equal(t, 2, m.Tasks.Concurrent, i)
+		assert.Len(t, m.Roles, 5, i)
+		assert.Len(t, m.Regulation.Subjects, 4, i)
+		assert.False(t, m.HasRandomSeed, "the seed comes from the clock, as in the contest")
+	}
+}
+
+func TestScores_PlaysEachSimulationAndOpponentAndPrintsJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "25", "-seeds", "2", "-json"}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	var got struct {
+		Games []gameResult `json:"games"`
+		Table []scoreRow   `json:"table"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got), out.String())
+	require.Len(t, got.Games, 4) // two opponents × two seeds
+	require.Len(t, got.Table, 2)
+	for _, r := range got.Table {
+		assert.Equal(t, "contest2022-sim1", r.Sim)
+		assert.Equal(t, []int64{1, 2}, r.Seeds)
+		assert.Len(t, r.A, 2)
+	}
+	assert.Equal(t, "random", got.Table[0].Opponent)
+	assert.Equal(t, "builder", got.Table[1].Opponent)
+	for _, g := range got.Games {
+		assert.Equal(t, 25, g.Steps)
+	}
+}
+
+func TestScores_PrintsATable(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "5", "-seeds", "1", "-vs", "random"}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "contest2022-sim1")
+	assert.Contains(t, out.String(), "mean A")
+	assert.Contains(t, errOut.String(), "contest2022-sim1 vs random seed 1:")
+}
+
+func TestScores_BadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-sims", "4"}, {"-sims", "x"}, {"-vs", "genius"}, {"-seeds", "0"},
+	} {
+		var out, errOut bytes.Buffer
+		assert.Equal(t, 2, run(append([]string{"scores", "-conf", contest2022}, args...), &out, &errOut), args)
+		assert.NotEmpty(t, errOut.String(), args)
+	}
+}
+
+func TestScoreRows_GroupsBySimulationAndOpponent(t *testing.T) {
+	rows := scoreRows([]gameResult{
+		{Sim: "s1", Opponent: "random", Seed: 1, Score: [2]int64{100, 0}, Violations: [2]violationCounts{{Carry: 1}, {Adopt: 2}}},
+		{Sim: "s1", Opponent: "builder", Seed: 1, Score: [2]int64{50, 40}},
+		{Sim: "s1", Opponent: "random", Seed: 2, Score: [2]int64{200, 10}, Violations: [2]violationCounts{{Carry: 3}, {}}},
+	})
+	require.Len(t, rows, 2)
+	assert.Equal(t, []int64{100, 200}, rows[0].A)
+	assert.InDelta(t, 150, rows[0].MeanA, 1e-9)
+	assert.InDelta(t, 5, rows[0].MeanB, 1e-9)
+	assert.Equal(t, violationCounts{Carry: 4}, rows[0].Violations[0])
+	assert.Equal(t, violationCounts{Adopt: 2}, rows[0].Violations[1])
+	assert.Equal(t, "builder", rows[1].Opponent)
+}

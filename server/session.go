@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -32,10 +31,8 @@ type session struct {
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
 	var raw *nonBlockingWriter
-	if sc, ok := conn.(syscall.Conn); ok {
-		if rc, err := sc.SyscallConn(); err == nil {
-			raw = newNonBlockingWriter(rc)
-		}
+	if rc := rawConn(conn); rc != nil {
+		raw = newNonBlockingWriter(rc)
 	}
 	return &session{
 		conn: conn,
@@ -185,49 +182,6 @@ func (s *session) sendDirect(m *protocol.RequestAction, enc *[]byte) {
 		return
 	}
 	s.out.release(buf[n:])
-}
-
-// nonBlockingWriter writes as much of a buffer as a socket takes at once.
-// Its function is made once per session, so a write allocates nothing.
-type nonBlockingWriter struct {
-	raw     syscall.RawConn
-	buf     []byte
-	written int
-	err     error
-	fn      func(fd uintptr) bool
-}
-
-func newNonBlockingWriter(raw syscall.RawConn) *nonBlockingWriter {
-	w := &nonBlockingWriter{raw: raw}
-	w.fn = func(fd uintptr) bool {
-		for w.written < len(w.buf) {
-			n, err := syscall.Write(int(fd), w.buf[w.written:])
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return true
-			case err != nil:
-				w.err = err
-				return true
-			}
-			w.written += n
-		}
-		return true // never wait for the socket: the writer goroutine does
-	}
-	return w
-}
-
-// write returns how much of b went out.
-func (w *nonBlockingWriter) write(b []byte) (int, error) {
-	w.buf, w.written, w.err = b, 0, nil
-	err := w.raw.Write(w.fn)
-	if err == nil {
-		err = w.err
-	}
-	n := w.written
-	w.buf = nil
-	return n, err
 }
 
 // finish sends what is queued (e.g. bye), then closes; after timeout it

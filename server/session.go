@@ -13,8 +13,8 @@ import (
 )
 
 // writeTimeout bounds one write to a client; a peer that stops reading is
-// disconnected instead of holding its writer forever.
-const writeTimeout = 10 * time.Second
+// disconnected instead of holding its writer forever. A variable for tests.
+var writeTimeout = 10 * time.Second
 
 // session is one authenticated connection of an account, with a reader and
 // a writer goroutine.
@@ -144,7 +144,10 @@ func (s *session) writeLoop() {
 		clear(batch)
 		if len(buf) > 0 {
 			_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-			if _, err := s.conn.Write(buf); err != nil {
+			_, err := s.conn.Write(buf)
+			// Direct writes never wait, and must not fail on this deadline later.
+			_ = s.conn.SetWriteDeadline(time.Time{})
+			if err != nil {
 				s.log.Debug().Err(err).Msg("write failed")
 				s.out.done()
 				s.close()

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/protocol"
 )
@@ -86,4 +88,37 @@ func answerEveryFrame(c net.Conn) {
 			return
 		}
 	}
+}
+
+// A write deadline the writer goroutine set must not outlive its write: the
+// direct writes of later steps would fail on it and drop the connection
+// (as they did, after 10 s, in long matches).
+func TestSession_DirectWritesAfterTheWritersDeadlineHasPassed(t *testing.T) {
+	old := writeTimeout
+	writeTimeout = 20 * time.Millisecond
+	t.Cleanup(func() { writeTimeout = old })
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	client, err := net.Dial("tcp", l.Addr().String())
+	require.NoError(t, err)
+	defer client.Close()
+	conn, err := l.Accept()
+	require.NoError(t, err)
+	sess := newSession(&Server{log: zerolog.Nop()}, conn, &account{user: "a"})
+	defer sess.close()
+	go sess.writeLoop()
+	frames := protocol.NewFrameReader(client, 0)
+	sess.out.push(protocol.AuthResponse{Result: protocol.AuthOK}) // through the writer
+	_, err = frames.Next()
+	require.NoError(t, err)
+	time.Sleep(5 * writeTimeout) // let the writer's deadline pass
+	var enc []byte
+	sess.sendDirect(&protocol.RequestAction{ID: 7}, &enc)
+	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	frame, err := frames.Next()
+	require.NoError(t, err, "the connection is still up")
+	m, err := protocol.Decode(frame)
+	require.NoError(t, err)
+	assert.Equal(t, int64(7), m.(protocol.RequestAction).ID)
 }

@@ -12,8 +12,9 @@ import (
 type feed uint8
 
 const (
-	feedMonitor feed = iota // /live/monitor: static worlds and snapshots
-	feedStatus              // /live/status: status messages
+	feedMonitor    feed = iota // /live/monitor: static worlds and snapshots
+	feedStatus                 // /live/status: status messages
+	feedTournament             // /live/tournament: the tournament's status
 )
 
 // frame is one message, encoded once and prepared once for every viewer.
@@ -125,7 +126,7 @@ func (v *viewer) writeLoop(writeTimeout, pingEvery time.Duration) {
 	}
 }
 
-// readLoop discards whatever the viewer sends (REPLAY.md §5.1) and notices
+// readLoop discards whatever the viewer sends (docs/replays.md, "/live/monitor") and notices
 // when the connection goes away.
 func (v *viewer) readLoop(pongWait time.Duration) {
 	defer v.close()

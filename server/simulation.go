@@ -60,6 +60,9 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	s.statusChanged()
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
+	for _, w := range world.SetupWarnings() {
+		sim.log.Warn().Msg("setup " + w.String())
+	}
 	if r := world.Reachability(); !r.Connected() {
 		sim.log.Warn().Str("terrain", r.String()).Msg("not every start cell, dispenser and zone is reachable (grid.connected would carve paths)")
 	}

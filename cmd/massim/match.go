@@ -53,8 +53,6 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeLog()
-	for _, w := range cfg.Warnings {
-		log.Warn().Msg(w)
-	}
+	logConfigNotes(log, cfg)
 	return playTournament(&f, cfg, opts, log, stdout)
 }

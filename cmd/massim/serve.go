@@ -34,11 +34,6 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeLog()
-	for _, key := range cfg.Server.Defaulted {
-		log.Info().Str("key", "server."+key).Msg("config key absent, default used")
-	}
-	for _, w := range cfg.Warnings {
-		log.Warn().Msg(w)
-	}
+	logConfigNotes(log, cfg)
 	return playTournament(&f, cfg, opts, log, stdout)
 }

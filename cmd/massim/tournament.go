@@ -30,6 +30,10 @@ type tournamentFlags struct {
 	waitAgents time.Duration
 	logs       logFlags
 	profile    profileFlags
+	// strictConfig and strictSetup turn the config's unknown keys and the
+	// skipped setup lines from warnings into errors.
+	strictConfig bool
+	strictSetup  bool
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -41,6 +45,8 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
 	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
 		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
+	fs.BoolVar(&f.strictConfig, "strict-config", false, "refuse a config with unknown keys (default: a warning naming the nearest known key)")
+	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	f.logs.register(fs)
 	f.profile.register(fs, "the server")
 }
@@ -57,12 +63,20 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 	default:
 		return nil, errors.New("need -conf FILE (or -confString JSON)")
 	}
-	if err == nil {
-		err = server.CheckMatches(cfg)
-	}
 	if err != nil {
 		return nil, err
 	}
+	if f.strictConfig && len(cfg.UnknownKeys) > 0 {
+		return nil, refused("-strict-config", "unknown config keys", cfg.UnknownKeys)
+	}
+	skipped, err := server.CheckMatches(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f.strictSetup && len(skipped) > 0 {
+		return nil, refused("-strict-setup", "setup lines that cannot be used", skipped)
+	}
+	cfg.Warnings = append(cfg.Warnings, skipped...)
 	if f.launch != "" {
 		if _, err := config.ParseLaunch(f.launch, time.Now()); err != nil {
 			return nil, fmt.Errorf("-launch: %w", err)
@@ -70,6 +84,25 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 		cfg.Server.Launch = f.launch
 	}
 	return cfg, nil
+}
+
+// refused is the error of a strict flag: what it refused, one per line.
+func refused(flag, what string, items []string) error {
+	return fmt.Errorf("%s: %s (%d):\n  %s", flag, what, len(items), strings.Join(items, "\n  "))
+}
+
+// logConfigNotes logs what loading the config noticed: defaults applied
+// (info), leniencies, skipped setup lines and unknown keys (warnings).
+func logConfigNotes(log zerolog.Logger, cfg *config.Config) {
+	for _, key := range cfg.Server.Defaulted {
+		log.Info().Str("key", "server."+key).Msg("config key absent, default used")
+	}
+	for _, w := range cfg.Warnings {
+		log.Warn().Msg(w)
+	}
+	for _, u := range cfg.UnknownKeys {
+		log.Warn().Msg(u + " (-strict-config refuses it)")
+	}
 }
 
 // intoFolder makes dir the tournament folder: result files, manifest and

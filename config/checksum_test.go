@@ -36,6 +36,7 @@ func TestChecksum_SameForWhatPlaysTheSame(t *testing.T) {
 		{"operational key launch", edited(t, edit{"conf.json", `"launch": "key"`, `"launch": "10s"`})},
 		{"operational key logLevel", edited(t, edit{"conf.json", `"logLevel": "normal"`, `"logLevel": "debug"`})},
 		{"operational key adminToken", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "adminToken": "s3cret",`})},
+		{"operational key replayFormat", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "replayFormat": "both",`})},
 		{"operational key frontDeskTimeout", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 2500,`})},
 	}
 	for _, tc := range tests {
@@ -77,6 +78,21 @@ func TestChecksum_CoversTheContentOfMapFiles(t *testing.T) {
 	a := checksumOf(t, withMap("first"))
 	assert.Equal(t, a, checksumOf(t, withMap("first")))
 	assert.NotEqual(t, a, checksumOf(t, withMap("second")))
+}
+
+func TestReplayFormat_CompactByDefaultOfficialOrBoth(t *testing.T) {
+	cfg, err := loadEdited(t)
+	require.NoError(t, err)
+	assert.Equal(t, ReplayCompact, cfg.Server.ReplayFormat)
+	assert.Empty(t, cfg.Server.Defaulted, "an absent replayFormat is not reported as a default")
+	for _, f := range []string{"compact", "official", "both"} {
+		cfg, err := loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "replayFormat": "` + f + `",`})
+		require.NoError(t, err)
+		assert.Equal(t, f, cfg.Server.ReplayFormat)
+	}
+	_, err = loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "replayFormat": "zip",`})
+	assert.ErrorContains(t, err, "replayFormat")
+	assert.ErrorContains(t, err, `must be "compact", "official" or "both"`)
 }
 
 func TestAdminToken_IsAnExtensionKeyOfTheServerBlock(t *testing.T) {

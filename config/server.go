@@ -33,9 +33,17 @@ func serverDefaults() layer {
 		"maxPacketLength":        65536,
 		"waitBetweenSimulations": time.Duration(0),
 		"adminToken":             "", // admin API off
+		"replayFormat":           ReplayCompact,
 		"frontDeskTimeout":       10 * time.Second,
 	}
 }
+
+// Replay formats (server.replayFormat, a massim-go extension).
+const (
+	ReplayCompact  = "compact"  // our compact, seekable file (docs/replays.md, "Compact format")
+	ReplayOfficial = "official" // the official folder layout
+	ReplayBoth     = "both"
+)
 
 var logLevels = []string{"debug", "normal", "error", "critical"}
 
@@ -88,6 +96,7 @@ func readServer(r *report, root *object) (Server, bool) {
 		millis("waitBetweenSimulations", atLeast(0))
 		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
+		str("replayFormat")                    // massim-go extension, like adminToken
 		o.finish()
 		checkServerStrings(r, o, given)
 	}
@@ -115,6 +124,9 @@ func checkServerStrings(r *report, o *object, given layer) {
 			r.fail(o.opt("tournamentMode").file, o.keyPath("tournamentMode"),
 				"must be %q, %q or %q", ModeRoundRobin, ModeManual, ModeRandom)
 		}
+	}
+	if f, ok := given["replayFormat"].(string); ok && f != ReplayCompact && f != ReplayOfficial && f != ReplayBoth {
+		r.fail(o.opt("replayFormat").file, o.keyPath("replayFormat"), "must be %q, %q or %q", ReplayCompact, ReplayOfficial, ReplayBoth)
 	}
 	if launch, ok := given["launch"].(string); ok {
 		// The syntax does not depend on the clock; the server parses again at start.

@@ -25,6 +25,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		MaxPacketLength:        65536,
 		WaitBetweenSimulations: 5 * time.Second,
 		FrontDeskTimeout:       10 * time.Second,
+		ReplayFormat:           ReplayCompact,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -45,6 +46,7 @@ func TestServerDefaults(t *testing.T) {
 		ResultPath:       "results",
 		LogLevel:         "normal",
 		MaxPacketLength:  65536,
+		ReplayFormat:     ReplayCompact,
 		FrontDeskTimeout: 10 * time.Second,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",

@@ -34,16 +34,20 @@ const (
 
 // Server is the "server" block with defaults applied (CONFIG.md §2).
 type Server struct {
-	TournamentMode         string
-	TeamsPerMatch          int
-	Launch                 string
-	Port                   int
-	Backlog                int
-	AgentTimeout           time.Duration
-	ResultPath             string
-	LogLevel               string
-	LogPath                string // "" = no log file
-	ReplayPath             string // "" = no replays
+	TournamentMode string
+	TeamsPerMatch  int
+	Launch         string
+	Port           int
+	Backlog        int
+	AgentTimeout   time.Duration
+	ResultPath     string
+	LogLevel       string
+	LogPath        string // "" = no log file
+	ReplayPath     string // "" = no replays
+	// ReplayFormat is what replays are written as: ReplayCompact (the
+	// default), ReplayOfficial or ReplayBoth (massim-go extension, key
+	// "replayFormat").
+	ReplayFormat           string
 	MaxPacketLength        int
 	WaitBetweenSimulations time.Duration
 	// AdminToken protects the HTTP admin API (massim-go extension, key

@@ -23,6 +23,15 @@ type account struct {
 	// The running simulation, while this account takes part in one.
 	simStart *protocol.SimStart
 	pending  pendingRequest
+	// previous is the request collected last: an answer to it that comes
+	// after its deadline is kept for the match record (reported with the
+	// next step's answer).
+	previous struct {
+		id       int64
+		valid    bool
+		answered bool // in time: a second answer is a duplicate
+		late     *scenario.Action
+	}
 }
 
 // pendingRequest is the request-action of the current step.
@@ -33,6 +42,7 @@ type pendingRequest struct {
 	waiting  bool // counted in gate: connected, not answered
 	answered bool
 	action   scenario.Action
+	late     *scenario.Action // first answer after the deadline
 }
 
 // settle stops the step waiting for this account.
@@ -64,11 +74,21 @@ func (a *account) offer(act protocol.Action, now time.Time) offerResult {
 	defer a.mu.Unlock()
 	p := &a.pending
 	switch {
+	case a.previous.valid && act.ID == a.previous.id && a.previous.answered:
+		return offerDuplicate
+	case a.previous.valid && act.ID == a.previous.id:
+		if a.previous.late == nil {
+			a.previous.late = &scenario.Action{Name: act.Type, Params: act.Params}
+		}
+		return offerLate
 	case p.msg == nil:
 		return offerNoRequest
 	case act.ID != p.msg.ID:
 		return offerStale
 	case now.After(p.deadline):
+		if p.late == nil && !p.answered {
+			p.late = &scenario.Action{Name: act.Type, Params: act.Params}
+		}
 		return offerLate
 	case p.answered:
 		return offerDuplicate
@@ -117,13 +137,25 @@ func (a *account) request(step int, percept protocol.StepPercept, now, deadline 
 	}
 }
 
-// collect ends the pending request and returns the action, if one came in time.
-func (a *account) collect() (scenario.Action, bool) {
+// collect ends the pending request and returns the agent's answer, with
+// the late answer to the request collected before, if one came.
+func (a *account) collect() Answer {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	act, ok := a.pending.action, a.pending.answered
+	p := a.pending
+	ans := Answer{Kind: AnswerNone, LatePrevious: a.previous.late}
+	switch {
+	case p.answered:
+		ans.Kind, ans.Action = AnswerInTime, p.action
+	case a.session == nil:
+		ans.Kind = AnswerOffline
+	}
+	a.previous.valid, a.previous.answered, a.previous.late = p.msg != nil, p.answered, p.late
+	if p.msg != nil {
+		a.previous.id = p.msg.ID
+	}
 	a.pending = pendingRequest{}
-	return act, ok
+	return ans
 }
 
 // attach makes s the account's connection and returns the one it replaces.
@@ -163,6 +195,7 @@ func (a *account) joinSimulation(m *protocol.SimStart) {
 	a.mu.Lock()
 	a.simStart = m
 	a.pending = pendingRequest{}
+	a.previous.valid, a.previous.late = false, nil
 	a.mu.Unlock()
 	a.send(m)
 }
@@ -172,5 +205,6 @@ func (a *account) leaveSimulation() {
 	a.mu.Lock()
 	a.simStart = nil
 	a.pending = pendingRequest{}
+	a.previous.valid, a.previous.late = false, nil
 	a.mu.Unlock()
 }

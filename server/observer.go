@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -14,12 +15,46 @@ type SimInfo struct {
 	Index      int       // index into the config's match array
 	Teams      []string  // match order
 	Steps      int
+
+	// What a replay needs to play the simulation again.
+	Seed         int64                             // the world's seed (configured or from the clock)
+	Config       config.Match                      // the match entry, as expanded by the config
+	Prefixes     []string                          // account prefix of each team, match order
+	Agents       []string                          // the accounts, in the world's order
+	AgentTimeout time.Duration                     // time to answer a step
+	ReadFile     func(path string) ([]byte, error) // reads Config's grid.file and setup
 }
 
 // SimResult is the outcome of a simulation.
 type SimResult struct {
 	Scores  []scenario.TeamScore // match order
 	Ranking []int                // 1-based, equal scores share a rank
+}
+
+// AnswerKind says how an agent answered a step's request-action.
+type AnswerKind uint8
+
+// Answer kinds.
+const (
+	AnswerNone    AnswerKind = iota // no answer before the deadline: no_action
+	AnswerInTime                    // answered in time: executed
+	AnswerOffline                   // not connected: no_action
+)
+
+// Answer is one agent's answer to a step's request-action.
+type Answer struct {
+	Kind   AnswerKind
+	Action scenario.Action // AnswerInTime: what was executed
+	// LatePrevious is the agent's answer to the previous step's request
+	// that arrived after that step's deadline (not executed), if any.
+	LatePrevious *scenario.Action
+}
+
+// ActionRecorder is an Observer that keeps the match record: before each
+// StepDone it gets every agent's answer, in SimInfo.Agents order.
+type ActionRecorder interface {
+	Observer
+	StepAnswers(info SimInfo, step int, answers []Answer)
 }
 
 // Observer watches simulations: replay writers, the live monitor, progress

@@ -45,6 +45,11 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	info := SimInfo{
 		Name:       strconv.FormatInt(start.UnixMilli(), 10) + "_" + strings.Join(names, "_"),
 		MatchStart: matchStart, Match: matchNo, Index: index, Teams: names, Steps: entry.Steps,
+		Seed: params.Seed, Config: entry, Agents: world.Agents(), AgentTimeout: s.cfg.Server.AgentTimeout,
+		ReadFile: s.cfg.ReadFile,
+	}
+	for _, t := range teams {
+		info.Prefixes = append(info.Prefixes, t.Prefix)
 	}
 	sim := &simulation{srv: s, info: info, world: world,
 		log: s.log.With().Str("sim", info.Name).Logger()}
@@ -120,9 +125,11 @@ func (sim *simulation) step(ctx context.Context) error {
 		return err
 	}
 	actions := make(map[string]scenario.Action, len(sim.participants))
-	for _, acc := range sim.participants {
-		if a, ok := acc.collect(); ok {
-			actions[acc.user] = a
+	answers := make([]Answer, len(sim.participants))
+	for i, acc := range sim.participants {
+		answers[i] = acc.collect()
+		if answers[i].Kind == AnswerInTime {
+			actions[acc.user] = answers[i].Action
 		}
 	}
 	if err := w.Execute(actions); err != nil {
@@ -132,6 +139,9 @@ func (sim *simulation) step(ctx context.Context) error {
 	if obs := sim.srv.opts.Observers; len(obs) > 0 {
 		snap := w.Snapshot()
 		for _, o := range obs {
+			if r, ok := o.(ActionRecorder); ok {
+				r.StepAnswers(sim.info, w.Step(), answers)
+			}
 			o.StepDone(sim.info, snap)
 		}
 	}

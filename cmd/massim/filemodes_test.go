@@ -53,7 +53,7 @@ func TestServe_FilesAreWorldReadableUnderTheUmask(t *testing.T) {
 				assert.Equal(t, want, info.Mode().Perm(), "%s", path)
 				return nil
 			}))
-			for _, pattern := range []string{"result_*.json", "manifest.json", "standings.json", "replays/*/static.json", "logs/MASSim-log-*.log"} {
+			for _, pattern := range []string{"result_*.json", "manifest.json", "standings.json", "replays/*/static.json", "replays/*.mreplay", "logs/MASSim-log-*.log"} {
 				matches, err := filepath.Glob(filepath.Join(folder, pattern))
 				require.NoError(t, err)
 				assert.NotEmpty(t, matches, "%s in %v", pattern, files)
@@ -63,12 +63,12 @@ func TestServe_FilesAreWorldReadableUnderTheUmask(t *testing.T) {
 }
 
 // withLogPath makes a test config write a log file (into "logs", which -dir
-// moves into the tournament folder).
+// moves into the tournament folder) and replays in both formats.
 func withLogPath(t *testing.T, conf string) {
 	t.Helper()
 	data, err := os.ReadFile(conf)
 	require.NoError(t, err)
-	text := strings.Replace(string(data), `"logLevel": "normal"`, `"logLevel": "normal", "logPath": "logs"`, 1)
+	text := strings.Replace(string(data), `"logLevel": "normal"`, `"logLevel": "normal", "logPath": "logs", "replayFormat": "both"`, 1)
 	require.NotEqual(t, string(data), text)
 	require.NoError(t, os.WriteFile(conf, []byte(text), 0o644))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
@@ -164,11 +165,11 @@ func finalSnapshots(t *testing.T, results, replayRoot string, steps, from int) [
 	require.GreaterOrEqual(t, len(m.Simulations), from)
 	var out []*scenario.Snapshot
 	for _, s := range m.Simulations[from:] {
-		r, err := replays.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)))
+		r, err := compact.Open(filepath.Join(replayRoot, replays.FolderName(time.UnixMilli(s.MatchStart), s.Name)+compact.Extension))
 		require.NoError(t, err, "replay of %s", s.Name)
-		snap, err := r.Snapshot(steps - 1)
+		st, err := r.Step(steps - 1)
 		require.NoError(t, err, "replay of %s", s.Name)
-		out = append(out, snap)
+		out = append(out, st.Snapshot)
 	}
 	return out
 }

@@ -8,18 +8,19 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/replays"
-	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
 )
 
 // spectators are what watches a tournament besides its agents: the replay
-// writer (server.replayPath) and the live monitor hub. They do not own the
-// HTTP server: whoever serves the monitor port mounts them on its mux.
+// stream (server.replayPath, in server.replayFormat) and the live monitor
+// hub. They do not own the HTTP server: whoever serves the monitor port
+// mounts them on its mux.
 type spectators struct {
 	observers []server.Observer
-	writer    *replays.Writer
+	stream    *stream.Stream
 	hub       *monitor.Hub
 	library   *monitor.Library
 	log       zerolog.Logger
@@ -34,9 +35,17 @@ func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectato
 		if err := os.MkdirAll(path, 0o755); err != nil {
 			return nil, fmt.Errorf("replay folder: %w", err)
 		}
-		s.writer = replays.NewWriter(path, replays.WriterOptions{Log: log})
-		s.observers = append(s.observers, replayObserver{s.writer})
-		log.Info().Str("path", path).Msg("writing replays")
+		var sinks []stream.Sink
+		format := cfg.Server.ReplayFormat
+		if format != config.ReplayOfficial {
+			sinks = append(sinks, stream.NewCompactFiles(path, compact.WriterOptions{}, log))
+		}
+		if format == config.ReplayOfficial || format == config.ReplayBoth {
+			sinks = append(sinks, stream.NewOfficialFolders(path, log))
+		}
+		s.stream = stream.New(stream.Options{Log: log}, sinks...)
+		s.observers = append(s.observers, s.stream)
+		log.Info().Str("path", path).Str("format", format).Msg("writing replays")
 		if live {
 			lib, err := monitor.NewLibrary(path)
 			if err != nil {
@@ -64,21 +73,9 @@ func (s *spectators) close() {
 	if s.hub != nil {
 		s.hub.Close()
 	}
-	if s.writer != nil {
-		if err := s.writer.Close(); err != nil {
+	if s.stream != nil {
+		if err := s.stream.Close(); err != nil {
 			s.log.Error().Err(err).Msg("replays are incomplete")
 		}
 	}
 }
-
-// replayObserver hands every simulation to the replay writer, in the
-// folder <matchStart>-<simName> (REPLAY.md §1).
-type replayObserver struct{ w *replays.Writer }
-
-func (o replayObserver) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
-	o.w.Start(replays.FolderName(info.MatchStart, info.Name), static, initial)
-}
-
-func (o replayObserver) StepDone(_ server.SimInfo, snap *scenario.Snapshot) { o.w.Step(snap) }
-
-func (o replayObserver) SimulationEnded(server.SimInfo, server.SimResult) { o.w.End() }

@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/compact"
 )
 
 func TestParseMonitorAddr_PortHostPortOrOff(t *testing.T) {
@@ -57,7 +61,7 @@ func TestDemo_MonitorFallsBackToAFreePortWhenTaken(t *testing.T) {
 func serveConfig(dir string) string {
 	return fmt.Sprintf(`{
 	"server": {"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "0s", "port": 0,
-	           "agentTimeout": 1000, "resultPath": %q, "replayPath": %q, "maxPacketLength": 4096},
+	           "agentTimeout": 1000, "resultPath": %q, "replayPath": %q, "maxPacketLength": 4096, "replayFormat": "both"},
 	"match": [{
 		"steps": 12, "randomSeed": 7, "randomFail": 0, "entities": {"standard": 2}, "clusterBounds": [1, 3],
 		"roles": [{"name": "default", "vision": 5, "actions": ["skip", "move"], "speed": [1], "clear": {"chance": 0.7, "maxDistance": 1}}],
@@ -91,6 +95,29 @@ func TestServe_WritesEverySimulationsReplayIntoReplayPath(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 11, last)
 	assert.Equal(t, []int{0, 5, 10}, r.Groups())
+
+	c, err := compact.Open(found[0].Dir + compact.Extension)
+	require.NoError(t, err, "replayFormat both: the compact file next to the folder")
+	assert.True(t, c.Complete)
+	assert.Equal(t, 11, c.Last)
+	require.NotNil(t, c.Meta.Record)
+	assert.Equal(t, int64(7), c.Meta.Record.Seed)
+	assert.ElementsMatch(t, []string{"agentA1", "agentA2", "agentB1", "agentB2"}, c.Meta.Record.Agents)
+	st, err := c.Step(5)
+	require.NoError(t, err)
+	for _, a := range st.Answers {
+		assert.Equal(t, codec.AnswerOffline, a.Kind, "no agent connected")
+	}
+	fi, err := os.Stat(found[0].Dir + compact.Extension)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644)&^umask(), fi.Mode().Perm())
+}
+
+// umask reads the process's umask.
+func umask() os.FileMode {
+	old := syscall.Umask(0)
+	syscall.Umask(old)
+	return os.FileMode(old)
 }
 
 func TestReplay_NeedsAFolderWithReplays(t *testing.T) {

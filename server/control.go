@@ -17,6 +17,7 @@ var (
 	ErrNotPaused = errors.New("the tournament is not paused")
 	ErrStopping  = errors.New("the tournament is stopping")
 	ErrFinished  = errors.New("the tournament is over")
+	ErrLaunched  = errors.New("the tournament has already started")
 )
 
 // Tournament phases in TournamentStatus.
@@ -67,7 +68,11 @@ type Control struct {
 	grants  int           // single steps allowed while paused
 	changed chan struct{} // closed and replaced when paused, grants or stopping change
 	stop    chan struct{} // closed by Stop
-	view    TournamentStatus
+	launch  chan struct{} // closed by Launch
+	// launched is set once the tournament has started, by Launch or by
+	// its own launch setting.
+	launched bool
+	view     TournamentStatus
 	// roster reports the connections (set by the server; nil: none).
 	roster func() []TeamRoster
 }
@@ -76,6 +81,7 @@ func newControl() *Control {
 	return &Control{
 		changed: make(chan struct{}),
 		stop:    make(chan struct{}),
+		launch:  make(chan struct{}),
 		view: TournamentStatus{
 			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
 			Teams: []string{}, Scores: []TeamResult{}, Roster: []TeamRoster{},
@@ -151,6 +157,33 @@ func (c *Control) Stop() error {
 	close(c.stop)
 	c.notify()
 	return nil
+}
+
+// Launch starts a tournament that waits for its launch, now, whatever its
+// launch setting ("key", a delay, a time, -wait-agents): the admin API's
+// way to start an unattended server.
+func (c *Control) Launch() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refuseLocked(); err != nil {
+		return err
+	}
+	if c.launched {
+		return ErrLaunched
+	}
+	c.launched = true
+	close(c.launch)
+	return nil
+}
+
+// launchRequested is closed once Launch was called.
+func (c *Control) launchRequested() <-chan struct{} { return c.launch }
+
+// started records that the tournament has left its launch wait.
+func (c *Control) started() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.launched = true
 }
 
 func (c *Control) refuseLocked() error {

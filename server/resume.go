@@ -51,7 +51,8 @@ func (s *Server) openTournament() (*plan, error) {
 	switch {
 	case old != nil && s.opts.Resume:
 		return s.resume(dir, checksum, old)
-	case old != nil && old.State == StateRunning:
+	case old != nil && old.State == StateRunning && len(old.Simulations) > 0:
+		// Its server has ended (this one holds the folder's lock): it crashed.
 		return nil, fmt.Errorf("%s holds an unfinished tournament (%d simulations played, state %q): "+
 			"continue it with -resume, or move it away or use another folder (-dir) to start a new one",
 			dir, len(old.Simulations), old.State)
@@ -59,7 +60,8 @@ func (s *Server) openTournament() (*plan, error) {
 		if err := archive(dir, old); err != nil {
 			return nil, err
 		}
-		s.log.Warn().Str("dir", dir).Str("state", old.State).Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
+		s.log.Warn().Str("dir", dir).Str("state", old.State).Int("played", len(old.Simulations)).
+			Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
 	case s.opts.Resume:
 		s.log.Warn().Str("dir", dir).Msg("nothing to resume: no tournament manifest, a new tournament starts")
 	}

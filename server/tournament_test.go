@@ -335,8 +335,10 @@ func TestResume_RandomModeContinuesTheSameSequenceOfLineups(t *testing.T) {
 func TestNewTournament_RefusesAnUnfinishedOneWithoutResume(t *testing.T) {
 	dir := t.TempDir()
 	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B"}, 2, []int{1}, "")
-	// A crashed tournament leaves its manifest in state running.
-	m := Manifest{Format: ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: StateRunning}
+	// A crashed tournament leaves its manifest in state running (one that
+	// crashed before its first simulation lost nothing and is replaced).
+	m := Manifest{Format: ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: StateRunning,
+		Simulations: []SimRecord{{Name: "1_A_B"}}}
 	require.NoError(t, writeJSONAtomic(filepath.Join(dir, ManifestFile), m))
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	_, err := runTournament(t, srv)

@@ -69,6 +69,9 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer spec.close()
+	if err := spec.prepare(); err != nil {
+		return err
+	}
 	var hs *httpServer
 	if monitorOn {
 		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {

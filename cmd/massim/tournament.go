@@ -151,17 +151,32 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	defer spec.close()
 	opts.Observers = append(opts.Observers, spec.observers...)
 	srv := server.New(cfg, log, opts)
+	// What can fail because of the machine comes first (the folder's lock,
+	// the ports), so that a failed start writes nothing.
+	if err := srv.Open(); err != nil {
+		return err
+	}
+	defer srv.Close()
+	var hs *httpServer
 	if monitorOn {
-		hs, err := listenHTTP(monitorAddr, false, log)
-		if err != nil {
+		if hs, err = listenHTTP(monitorAddr, false, log); err != nil {
 			return err
 		}
+	}
+	if err := spec.prepare(); err != nil {
+		return err
+	}
+	adminLaunch := "" // the URL of POST /admin/launch, when this run has one
+	if hs != nil {
 		spec.mount(hs.Mux)
 		token, source := admin.Token(cfg.Server.AdminToken, os.Getenv)
 		if source != "" {
 			log.Info().Str("tokenFrom", source).Msg("admin API enabled under /admin/")
 		}
 		admin.Mount(hs.Mux, admin.New(srv.Control(), token, log))
+		if token != "" {
+			adminLaunch = hs.URL() + "admin/launch"
+		}
 		httpCtx, stopHTTP := context.WithCancel(context.Background())
 		served := hs.Serve(httpCtx)
 		defer func() {
@@ -171,6 +186,10 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 			}
 		}()
 		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
+	}
+	if spec, err := config.ParseLaunch(cfg.Server.Launch, time.Now()); err == nil && spec.Kind == config.LaunchOnKey &&
+		opts.Console == os.Stdin && !isTerminal(os.Stdin) && f.waitAgents == 0 {
+		warnUnattendedKeyLaunch(log, adminLaunch)
 	}
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
@@ -187,6 +206,18 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	}
 	return err
+}
+
+// warnUnattendedKeyLaunch says how to start a "key" tournament when
+// nobody can press ENTER (a container, a service, a run over SSH without a
+// terminal): the launch keeps waiting for a key that never comes.
+func warnUnattendedKeyLaunch(log zerolog.Logger, adminLaunch string) {
+	how := "POST /admin/launch (needs -monitor and an admin token, which this run does not have)"
+	if adminLaunch != "" {
+		how = "POST " + adminLaunch + " (with the admin token)"
+	}
+	log.Warn().Msg(`launch is "key" but standard input is not a terminal, so nobody can press ENTER: ` +
+		"start the tournament with " + how + ", or run it with -launch 30s (a delay, or HH:mm) or -wait-agents 5m")
 }
 
 // printSummary prints the scores of every simulation this run completed.

@@ -10,10 +10,16 @@ import (
 	"github.com/massim-go/massim/scenario"
 )
 
+// FileReader reads the files a match entry names (grid.file, setup);
+// *config.Config is one, a replay's match record another.
+type FileReader interface {
+	ReadFile(path string) ([]byte, error)
+}
+
 // WorldParams turns a config match entry into the parameters of a pure
 // world, loading the files it names. Without a configured seed the seed is
 // the simulation's start time in ms (CONFIG.md §6.1).
-func WorldParams(cfg *config.Config, m config.Match, start time.Time) (scenario.Params, error) {
+func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
 	seed := start.UnixMilli()
 	if m.HasRandomSeed {
 		seed = m.RandomSeed

@@ -17,7 +17,14 @@ import (
 
 // runReplay serves the monitor page on a replay folder: one simulation's
 // folder or a folder of several, written by us or the official server.
+// "massim replay verify" and "massim replay convert" are its subcommands.
 func runReplay(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "verify":
+			return runReplayVerify(args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	port := fs.Int("port", defaultMonitorPort, "HTTP port (a free one if taken)")
@@ -26,6 +33,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	logs.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: massim replay DIR [-port %d] [-host 127.0.0.1]\n", defaultMonitorPort)
+		fmt.Fprintln(stderr, "       massim replay verify PATH")
 		fs.PrintDefaults()
 	}
 	// DIR may come before or after the flags.

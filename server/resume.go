@@ -144,6 +144,9 @@ func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
 		}
 	}
 	rec := &record{dir: dir, manifest: *old, now: s.now}
+	if rec.stats, err = resumedStats(dir, old); err != nil {
+		s.log.Warn().Err(err).Msg("the stats file cannot be read; the stats of the simulations played before are lost")
+	}
 	_, more := sched.lineup(match)
 	p := &plan{schedule: sched, record: rec, match: match, index: index, finished: !more}
 	state := StateRunning
@@ -158,11 +161,11 @@ func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
 	return p, nil
 }
 
-// archive renames the manifest and standings of a previous tournament in
+// archive renames the manifest, standings and stats of a previous tournament in
 // dir, so that a new tournament can start there without losing them.
 func archive(dir string, old *Manifest) error {
 	stamp := filestamp.Format(old.Started.Local())
-	for _, name := range []string{ManifestFile, StandingsName} {
+	for _, name := range []string{ManifestFile, StandingsName, StatsFile} {
 		from := filepath.Join(dir, name)
 		ext := filepath.Ext(name)
 		to := filepath.Join(dir, name[:len(name)-len(ext)]+"-"+stamp+ext)

@@ -74,6 +74,8 @@ type Server struct {
 	gate     stepGate // of the running step
 	ctrl     *Control
 	notifier *statusNotifier
+	timers   []StepTimer // the Observers that time steps
+	totals   stepTotals
 	key      launchKey
 	// lastStart is the start of the latest simulation (tournament goroutine only).
 	lastStart time.Time
@@ -108,6 +110,11 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	s.ctrl.roster = s.roster
+	for _, o := range opts.Observers {
+		if t, ok := o.(StepTimer); ok {
+			s.timers = append(s.timers, t)
+		}
+	}
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc

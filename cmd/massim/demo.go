@@ -63,7 +63,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgressLine(stdout)
+	progress := newProgress(stdout, nil, len(cfg.Match))
 	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
 		return err

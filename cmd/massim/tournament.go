@@ -86,6 +86,23 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 	return cfg, nil
 }
 
+// newLogs builds the logger of serve and match and the progress display,
+// which share the terminal when both stdout and stderr are one.
+func (f *tournamentFlags) newLogs(cfg *config.Config, stdout, stderr io.Writer) (zerolog.Logger, *progress, func(), error) {
+	prog := newProgress(stdout, nil, len(cfg.Match))
+	logOut := stderr
+	if isTerminal(stderr) {
+		logOut = prog.logsAround(stderr)
+	}
+	log, closeLog, err := f.logs.newLogger(logOut, cfg.Server.LogLevel, cfg.Server.LogPath)
+	if err != nil {
+		return log, nil, nil, err
+	}
+	prog.log = &log
+	logConfigNotes(log, cfg)
+	return log, prog, func() { prog.finish(); closeLog() }, nil
+}
+
 // refused is the error of a strict flag: what it refused, one per line.
 func refused(flag, what string, items []string) error {
 	return fmt.Errorf("%s: %s (%d):\n  %s", flag, what, len(items), strings.Join(items, "\n  "))

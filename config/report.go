@@ -3,7 +3,7 @@ package config
 import "fmt"
 
 // report collects what building a Config finds: errors (loading fails),
-// warnings (REF leniencies applied) and unknown keys (ignored, as in REF,
+// warnings (leniencies of the Java server applied) and unknown keys (ignored, as in the Java server,
 // each reported with the nearest known key).
 // Collecting instead of stopping at the first problem lets one run show
 // every mistake of a config.
@@ -82,7 +82,7 @@ func (o *object) child(key string) (*object, bool) {
 
 // finish records every key nobody asked about as unknown, in the form of
 // an error ("file: path: unknown key (did you mean tournamentMode?)"), with
-// the nearest key this object knows. REF ignores such keys; the official
+// the nearest key this object knows. The Java server ignores such keys; the official
 // samples use that to comment keys out ("NOsetup").
 func (o *object) finish() {
 	var known []string

@@ -193,8 +193,8 @@ func setupCell(xs, ys string) (Pos, error) {
 	return Pos{x, y}, nil
 }
 
-// runSetup applies the setup commands at step -1 (docs/rules.md, "How a
-// world is built"). A command that cannot be applied is skipped and
+// runSetup applies the setup commands at step -1 (docs/rules.md, "Setting up a
+// simulation", item 8). A command that cannot be applied is skipped and
 // recorded as a warning; the rest of the file still applies.
 func (w *World) runSetup(cmds []SetupCommand) {
 	for _, c := range cmds {

@@ -23,6 +23,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		switch args[0] {
 		case "verify":
 			return runReplayVerify(args[1:], stdout, stderr)
+		case "convert":
+			return runReplayConvert(args[1:], stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
@@ -34,6 +36,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: massim replay DIR [-port %d] [-host 127.0.0.1]\n", defaultMonitorPort)
 		fmt.Fprintln(stderr, "       massim replay verify PATH")
+		fmt.Fprintln(stderr, "       massim replay convert SRC DST [-to official|compact]")
 		fs.PrintDefaults()
 	}
 	// DIR may come before or after the flags.

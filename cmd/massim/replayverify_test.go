@@ -110,3 +110,23 @@ func flip(data []byte, at int) []byte {
 	out[at] ^= 0x20
 	return out
 }
+
+func TestReplayConvert_BothWaysAndUsage(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "fixture"+compact.Extension)
+	var out, errOut bytes.Buffer
+	src := "../../replays/testdata/official/2000-01-01-12-00-00-946728000000_Alpha_Beta"
+	require.Equal(t, 0, run([]string{"replay", "convert", src, dst}, &out, &errOut), errOut.String())
+	assert.Contains(t, out.String(), "(compact): 9 steps")
+	back := filepath.Join(dir, "2000-01-01-12-00-00-946728000000_Alpha_Beta")
+	require.Equal(t, 0, run([]string{"replay", "convert", dst, back, "-to", "official"}, &out, &errOut), errOut.String())
+	assert.FileExists(t, filepath.Join(back, "static.json"))
+	assert.FileExists(t, filepath.Join(back, "5.json"))
+
+	errOut.Reset()
+	assert.Equal(t, 1, run([]string{"replay", "verify", dst}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "no match record")
+	assert.Equal(t, 2, run([]string{"replay", "convert", src}, &out, &errOut))
+	assert.Equal(t, 2, run([]string{"replay", "convert", src, dst + "2", "-to", "zip"}, &out, &errOut))
+	assert.Equal(t, 1, run([]string{"replay", "convert", src, dst}, &out, &errOut), "DST exists")
+}

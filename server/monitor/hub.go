@@ -201,7 +201,7 @@ func (h *Hub) run() {
 	}
 }
 
-// join sends a new viewer the latest documents (REPLAY.md §5.1, §5.2).
+// join sends a new viewer the latest documents (docs/replays.md, "/live/monitor", docs/replays.md, "/live/status").
 func (h *Hub) join(st *hubState, v *viewer) {
 	switch v.feed {
 	case feedMonitor:

@@ -161,7 +161,7 @@ func TestHub_StatusFeedHidesGameActionsAndShowsTheRest(t *testing.T) {
 	assert.JSONEq(t, `{"sim":"946728000000_A_B","steps":100000,"step":0,"entities":[
 		{"name":"agentA1","team":"A","action":"HIDDEN","actionResult":"success"},
 		{"name":"agentB1","team":"B","action":"no_action","actionResult":"success"}]}`, string(data),
-		"nothing at set-up, then one message per step (REPLAY.md §5.2)")
+		"nothing at set-up, then one message per step (docs/replays.md, \"/live/status\")")
 }
 
 func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {
@@ -170,11 +170,7 @@ func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {
 	for s := range 12 {
 		hub.StepDone(testSim, testSnapshot(s, 50))
 	}
-	waitUntil(t, "the hub recorded step 11", func() bool {
-		var idx struct{ Last int }
-		getJSON(t, ts.URL+"/live/history/index.json", &idx)
-		return idx.Last == 11
-	})
+	waitUntil(t, "the hub recorded step 11", func() bool { return historyLast(ts.URL) == 11 })
 	var idx map[string]any
 	getJSON(t, ts.URL+"/live/history/index.json", &idx)
 	assert.Equal(t, map[string]any{"sim": testSim.Name, "teams": []any{"A", "B"}, "steps": 100000.0, "last": 11.0, "finished": false}, idx)
@@ -215,11 +211,7 @@ func TestHistory_CompleteGroupsAreSentGzipped(t *testing.T) {
 	for s := range 6 {
 		hub.StepDone(testSim, testSnapshot(s, 500))
 	}
-	waitUntil(t, "group 0 is complete", func() bool {
-		var idx struct{ Last int }
-		getJSON(t, ts.URL+"/live/history/index.json", &idx)
-		return idx.Last == 5
-	})
+	waitUntil(t, "group 0 is complete", func() bool { return historyLast(ts.URL) == 5 })
 	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/live/history/0.json", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := http.DefaultTransport.RoundTrip(req)

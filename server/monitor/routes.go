@@ -26,8 +26,8 @@ type Routes struct {
 //
 //	GET /                          the page (index.html, status.html, modules, styles)
 //	GET /info.json                 {"live": bool, "replays": bool}
-//	GET /live/monitor              websocket, REPLAY.md §5.1
-//	GET /live/status               websocket, REPLAY.md §5.2
+//	GET /live/monitor              websocket, docs/replays.md, "/live/monitor"
+//	GET /live/status               websocket, docs/replays.md, "/live/status"
 //	GET /live/history/index.json   the running simulation: sim, teams, steps, last step
 //	GET /live/history/static.json  its static world
 //	GET /live/history/{g}.json     its group of five steps (official group layout)

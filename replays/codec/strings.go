@@ -1,0 +1,79 @@
+package codec
+
+// Every string of a record (names, roles, actions, results, block types…)
+// is written as an index into the string table. A keyframe starts a new
+// table and lists it in full; a delta lists the strings it adds, which get
+// the next indexes. The table therefore only grows between keyframes, and a
+// decoder that starts at any keyframe knows every index the following deltas
+// use.
+
+// interner is the encoder's side of the table.
+type interner struct {
+	ids  map[string]uint64
+	list []string
+	seen int // strings already announced in an earlier record
+}
+
+func newInterner() *interner { return &interner{ids: map[string]uint64{}} }
+
+// fromTable continues a table that decoders already know (a keyframe made
+// for a viewer joining mid-segment lists the table as it is).
+func fromTable(table []string) *interner {
+	in := &interner{ids: make(map[string]uint64, len(table)), list: table[:len(table):len(table)]}
+	for i, s := range table {
+		if _, dup := in.ids[s]; !dup {
+			in.ids[s] = uint64(i)
+		}
+	}
+	in.seen = len(table)
+	return in
+}
+
+func (in *interner) id(s string) uint64 {
+	if id, ok := in.ids[s]; ok {
+		return id
+	}
+	id := uint64(len(in.list))
+	in.ids[s] = id
+	in.list = append(in.list, s)
+	return id
+}
+
+// fresh returns the strings added since the last call.
+func (in *interner) fresh() []string {
+	out := in.list[in.seen:]
+	in.seen = len(in.list)
+	return out
+}
+
+// str writes a string reference.
+func (s *sink) str(in *interner, v string) { s.uint(in.id(v)) }
+
+// str reads a string reference.
+func (s *source) str(table []string) string {
+	id := s.uint()
+	if s.err != nil {
+		return ""
+	}
+	if id >= uint64(len(table)) {
+		s.fail("string %d not in the table of %d", id, len(table))
+		return ""
+	}
+	return table[id]
+}
+
+func (s *source) strList(table []string) []string {
+	n := s.count()
+	out := make([]string, 0, n)
+	for range n {
+		out = append(out, s.str(table))
+	}
+	return out
+}
+
+func (s *sink) strList(in *interner, v []string) {
+	s.count(len(v))
+	for _, x := range v {
+		s.str(in, x)
+	}
+}

@@ -1,0 +1,312 @@
+package codec
+
+import (
+	"slices"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+// thing is the common form of blocks, obstacles and dispensers: lists keyed
+// by id, in ascending id order (the order of our snapshots; a list in any
+// other order, as in official replays, is written sorted).
+type thing struct {
+	id       int
+	pos      protocol.Pos
+	typ      string
+	attached []protocol.Pos
+}
+
+func blockThings(bs []scenario.BlockSnapshot) []thing {
+	out := make([]thing, len(bs))
+	for i, b := range bs {
+		out[i] = thing{id: b.ID, pos: b.Pos, typ: b.Type, attached: b.Attached}
+	}
+	return sortThings(out)
+}
+
+func obstacleThings(os []scenario.ObstacleSnapshot) []thing {
+	out := make([]thing, len(os))
+	for i, o := range os {
+		out[i] = thing{id: o.ID, pos: o.Pos, attached: o.Attached}
+	}
+	return sortThings(out)
+}
+
+func dispenserThings(ds []scenario.DispenserSnapshot) []thing {
+	out := make([]thing, len(ds))
+	for i, d := range ds {
+		out[i] = thing{id: d.ID, pos: d.Pos, typ: d.Type}
+	}
+	return sortThings(out)
+}
+
+func sortThings(ts []thing) []thing {
+	if !slices.IsSortedFunc(ts, byID) {
+		slices.SortStableFunc(ts, byID)
+	}
+	return ts
+}
+
+func byID(a, b thing) int { return a.id - b.id }
+
+// keyed reports whether ids are strictly ascending (no duplicates), which
+// deltas by id need; other lists are written in full.
+func keyed(ts []thing) bool {
+	for i := 1; i < len(ts); i++ {
+		if ts[i].id <= ts[i-1].id {
+			return false
+		}
+	}
+	return true
+}
+
+// putThings writes a whole list: ids as increments, positions as steps
+// from the previous thing's cell in row-major order (things created while
+// the terrain is generated come in that order, so most steps are tiny).
+func putThings(s *sink, g grid, in *interner, ts []thing, typed bool) {
+	s.count(len(ts))
+	prevID, prevCell := 0, 0
+	for _, t := range ts {
+		s.int(int64(t.id - prevID))
+		cell := t.pos[1]*g.w + t.pos[0]
+		if !g.on(t.pos) {
+			cell = -1 // off the grid: written as a position
+		}
+		s.int(int64(cell - prevCell))
+		if cell < 0 {
+			putPos(s, t.pos)
+		} else {
+			prevCell = cell
+		}
+		if typed {
+			s.str(in, t.typ)
+		}
+		g.putAttached(s, t.pos, t.attached)
+		prevID = t.id
+	}
+}
+
+func getThings(src *source, g grid, table []string, typed bool) []thing {
+	n := src.count()
+	out := make([]thing, 0, n)
+	prevID, prevCell := 0, 0
+	for range n {
+		t := thing{id: prevID + src.smallInt()}
+		cell := prevCell + src.smallInt()
+		if cell < 0 {
+			t.pos = getPos(src)
+		} else {
+			if g.w <= 0 {
+				src.fail("no grid")
+				return nil
+			}
+			t.pos = protocol.Pos{cell % g.w, cell / g.w}
+			prevCell = cell
+		}
+		if typed {
+			t.typ = src.str(table)
+		}
+		t.attached = g.attached(src, t.pos)
+		prevID = t.id
+		if src.err != nil {
+			return nil
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Thing delta fields.
+const (
+	thingPos byte = 1 << iota
+	thingType
+	thingAttached
+)
+
+// putThingChanges writes what turned a into b: 0 and the removed, added and
+// changed things, or 1 and the whole list when either is not keyed.
+func putThingChanges(s *sink, g grid, in *interner, a, b []thing, typed bool) {
+	if !keyed(a) || !keyed(b) {
+		s.byte1(1)
+		putThings(s, g, in, b, typed)
+		return
+	}
+	s.byte1(0)
+	var removed []int
+	var added []thing
+	type change struct {
+		t    thing
+		from protocol.Pos
+		mask byte
+	}
+	var changed []change
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i].id < b[j].id):
+			removed = append(removed, a[i].id)
+			i++
+		case i == len(a) || b[j].id < a[i].id:
+			added = append(added, b[j])
+			j++
+		default:
+			var m byte
+			if a[i].pos != b[j].pos {
+				m |= thingPos
+			}
+			if typed && a[i].typ != b[j].typ {
+				m |= thingType
+			}
+			if !g.sameAttached(a[i].pos, a[i].attached, b[j].pos, b[j].attached) {
+				m |= thingAttached
+			}
+			if m != 0 {
+				changed = append(changed, change{t: b[j], from: a[i].pos, mask: m})
+			}
+			i++
+			j++
+		}
+	}
+	s.count(len(removed))
+	prev := 0
+	for _, id := range removed {
+		s.uint(uint64(id - prev))
+		prev = id
+	}
+	putThings(s, g, in, added, typed)
+	s.count(len(changed))
+	prev = 0
+	for _, c := range changed {
+		s.uint(uint64(c.t.id - prev))
+		prev = c.t.id
+		s.byte1(c.mask)
+		if c.mask&thingPos != 0 {
+			g.putMove(s, c.from, c.t.pos)
+		}
+		if c.mask&thingType != 0 {
+			s.str(in, c.t.typ)
+		}
+		if c.mask&thingAttached != 0 {
+			g.putAttached(s, c.t.pos, c.t.attached)
+		}
+	}
+}
+
+// applyThingChanges reads a delta of a list and returns the new list (a
+// must be the previous list, in id order).
+func applyThingChanges(src *source, g grid, table []string, a []thing, typed bool) []thing {
+	switch src.byte1() {
+	case 1:
+		return getThings(src, g, table, typed)
+	case 0:
+	default:
+		src.fail("bad list mode")
+		return nil
+	}
+	nRemoved := src.count()
+	removed := make(map[int]bool, nRemoved)
+	prev := 0
+	for range nRemoved {
+		prev += int(src.uint())
+		removed[prev] = true
+	}
+	added := getThings(src, g, table, typed)
+	nChanged := src.count()
+	if src.err != nil {
+		return nil
+	}
+	out := make([]thing, 0, len(a)+len(added))
+	for _, t := range a {
+		if !removed[t.id] {
+			out = append(out, t)
+		}
+	}
+	if len(out) != len(a)-len(removed) {
+		src.fail("removed things that do not exist")
+		return nil
+	}
+	prev = 0
+	k := 0
+	for range nChanged {
+		prev += int(src.uint())
+		for k < len(out) && out[k].id < prev {
+			k++
+		}
+		if k == len(out) || out[k].id != prev {
+			src.fail("changed thing %d does not exist", prev)
+			return nil
+		}
+		t := out[k]
+		m := src.byte1()
+		if m&thingPos != 0 {
+			t.pos = g.move(src, t.pos)
+		}
+		if m&thingType != 0 {
+			t.typ = src.str(table)
+		}
+		if m&thingAttached != 0 {
+			t.attached = g.attached(src, t.pos)
+		} else if m&thingPos != 0 && len(t.attached) > 0 {
+			t.attached = translate(g, t.attached, out[k].pos, t.pos)
+		}
+		out[k] = t
+	}
+	if src.err != nil {
+		return nil
+	}
+	if len(added) > 0 {
+		out = append(out, added...)
+		slices.SortStableFunc(out, byID)
+		if !keyed(out) {
+			src.fail("added things that exist")
+			return nil
+		}
+	}
+	return out
+}
+
+// translate moves a structure's cells along with its thing.
+func translate(g grid, cells []protocol.Pos, from, to protocol.Pos) []protocol.Pos {
+	out := make([]protocol.Pos, len(cells))
+	for i, c := range cells {
+		out[i] = protocol.Pos{
+			wrapAdd(to[0], wrapDiff(c[0]-from[0], g.w), g.w),
+			wrapAdd(to[1], wrapDiff(c[1]-from[1], g.h), g.h),
+		}
+	}
+	return out
+}
+
+func sameThings(a, b []scenario.BlockSnapshot) bool {
+	return sameSlices(a, b, func(x, y scenario.BlockSnapshot) bool {
+		return x.ID == y.ID && x.Pos == y.Pos && x.Type == y.Type && slices.Equal(x.Attached, y.Attached)
+	})
+}
+
+func sameObstacles(a, b []scenario.ObstacleSnapshot) bool {
+	return sameSlices(a, b, func(x, y scenario.ObstacleSnapshot) bool {
+		return x.ID == y.ID && x.Pos == y.Pos && slices.Equal(x.Attached, y.Attached)
+	})
+}
+
+func sameDispensers(a, b []scenario.DispenserSnapshot) bool {
+	return sameSlices(a, b, func(x, y scenario.DispenserSnapshot) bool { return x == y })
+}
+
+// sameSlices compares two lists; lists sharing their array (the world hands
+// out the same obstacle list while nothing changes) are equal at once.
+func sameSlices[T any](a, b []T, eq func(x, y T) bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if !eq(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}

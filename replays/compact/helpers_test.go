@@ -1,0 +1,55 @@
+package compact_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/internal/matchtest"
+	"github.com/massim-go/massim/scenario"
+)
+
+func play(t testing.TB, teams, agents, size, steps int, seed int64) *matchtest.Played {
+	t.Helper()
+	cfg, err := matchtest.Config(teams, agents, size, steps)
+	require.NoError(t, err)
+	p, err := matchtest.Play(cfg, 0, matchtest.Options{Seed: seed, Players: uint64(seed), Sloppy: true})
+	require.NoError(t, err)
+	return p
+}
+
+func metaOf(p *matchtest.Played, interval int) compact.Meta {
+	return compact.Meta{Sim: "sim", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC),
+		Static: compact.StaticOf(p.Static), Interval: interval, Origin: "massim-go"}
+}
+
+// write writes the first n snapshots of p (all when n < 0).
+func write(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int) string {
+	t.Helper()
+	path := filepath.Join(dir, "sim"+compact.Extension)
+	w, err := compact.Create(path, metaOf(p, interval), compact.WriterOptions{ChunkSteps: chunk, NoSync: true})
+	require.NoError(t, err)
+	enc := codec.NewEncoder(p.Static.Width, p.Static.Height, interval)
+	for i, snap := range p.Snapshots {
+		if n >= 0 && i >= n {
+			break
+		}
+		rec, key, err := enc.Encode(nil, snap, p.Answers[i])
+		require.NoError(t, err)
+		require.NoError(t, w.Add(snap.Step, key, rec, snap.Scores))
+	}
+	require.NoError(t, w.Close())
+	return path
+}
+
+func jsonOf(t testing.TB, s *scenario.Snapshot) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	return string(b)
+}

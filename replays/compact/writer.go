@@ -1,0 +1,250 @@
+package compact
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/scenario"
+)
+
+// FileMode is the permission of new replay files before the umask:
+// world-readable, so that a web server or a colleague can read them.
+const FileMode = 0o644
+
+// WriterOptions tune a Writer.
+type WriterOptions struct {
+	// ChunkSteps is the number of steps per chunk (DefaultChunkSteps if ≤ 0).
+	ChunkSteps int
+	// NoSync skips the fsyncs (tests, benchmarks, conversions to a
+	// temporary file that is synced once at the end).
+	NoSync bool
+}
+
+// Writer appends the records of one simulation to a new replay file. It is
+// not safe for concurrent use. After the first error every call returns it.
+type Writer struct {
+	f      *os.File
+	path   string
+	opts   WriterOptions
+	meta   Meta
+	off    int64
+	err    error
+	closed bool
+
+	chunk      []byte // length-prefixed records of the open chunk
+	chunkFirst int
+	chunkCount int
+	chunkRaw   int
+	chunkKey   bool
+	segment    int
+
+	index Index
+	buf   []byte
+}
+
+// Index is the last chunk of a finished file; readers of a file without it
+// rebuild it by scanning.
+type Index struct {
+	// Complete is true when the file holds every step of the simulation.
+	Complete bool `json:"complete"`
+	// Last is the last step written (-2: none).
+	Last   int        `json:"last"`
+	Chunks []ChunkRef `json:"chunks"`
+	// Scores holds each step's scores, from step -1 to Last, in the static
+	// world's team order.
+	Scores [][]int64 `json:"scores"`
+}
+
+// ChunkRef locates a steps chunk.
+type ChunkRef struct {
+	Offset   int64 `json:"offset"`
+	First    int   `json:"first"`
+	Count    int   `json:"count"`
+	Keyframe bool  `json:"keyframe"`
+}
+
+var (
+	encoderOnce sync.Once
+	encoder     *zstd.Encoder
+)
+
+// zstdEncoder is shared by all writers: EncodeAll may be called concurrently.
+func zstdEncoder() *zstd.Encoder {
+	encoderOnce.Do(func() {
+		encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(2), zstd.WithEncoderCRC(false)) // valid options
+	})
+	return encoder
+}
+
+// Create starts a replay file at path, which must not exist yet, and writes
+// the meta chunk.
+func Create(path string, meta Meta, opts WriterOptions) (*Writer, error) {
+	if opts.ChunkSteps <= 0 {
+		opts.ChunkSteps = DefaultChunkSteps
+	}
+	if meta.Interval <= 0 {
+		meta.Interval = codec.DefaultInterval
+	}
+	meta.Format, meta.Version, meta.ChunkSteps = FormatName, Version, opts.ChunkSteps
+	doc, err := json.Marshal(meta)
+	if err != nil {
+		return nil, fmt.Errorf("compact: encode the match record: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
+	if err != nil {
+		return nil, fmt.Errorf("compact: create replay: %w", err)
+	}
+	w := &Writer{f: f, path: path, opts: opts, meta: meta, index: Index{Last: -2}, segment: -1}
+	w.write(append([]byte(Magic), Version))
+	w.writeChunk(chunkHeader{kind: ChunkMeta, count: 0}, doc)
+	if w.err != nil {
+		_ = f.Close()
+		_ = os.Remove(path)
+		return nil, w.err
+	}
+	return w, nil
+}
+
+// Path is the file being written.
+func (w *Writer) Path() string { return w.path }
+
+// Add appends the record of a step (from a codec.Encoder with the meta's
+// interval): key says whether it is a keyframe. scores are the step's
+// scores in match order. A chunk is written when it is full or the next
+// segment begins.
+func (w *Writer) Add(step int, key bool, rec []byte, scores []scenario.TeamScore) error {
+	if w.err != nil {
+		return w.err
+	}
+	if step <= w.index.Last {
+		w.err = fmt.Errorf("compact: step %d after step %d", step, w.index.Last)
+		return w.err
+	}
+	seg := codec.SegmentOf(step, w.meta.Interval)
+	hole := step != w.index.Last+1 // steps missing (a damaged official replay)
+	if w.chunkCount > 0 && (seg != w.segment || hole || key || w.chunkCount >= w.opts.ChunkSteps) {
+		w.flushChunk(seg != w.segment)
+	}
+	if w.chunkCount == 0 {
+		if !key && (seg != w.segment || hole) {
+			w.err = fmt.Errorf("compact: step %d must be a keyframe (it starts a segment or follows a hole)", step)
+			return w.err
+		}
+		w.chunkFirst, w.chunkKey = step, key
+	}
+	w.segment = seg
+	w.chunk = binary.AppendUvarint(w.chunk, uint64(len(rec)))
+	w.chunk = append(w.chunk, rec...)
+	w.chunkCount++
+	for len(w.index.Scores) < step+1 {
+		w.index.Scores = append(w.index.Scores, nil) // the steps of a hole
+	}
+	w.index.Last = step
+	w.index.Scores = append(w.index.Scores, teamOrder(w.meta.Static.Teams, scores))
+	return w.err
+}
+
+// teamOrder puts scores into the static world's team order.
+func teamOrder(teams []string, scores []scenario.TeamScore) []int64 {
+	out := make([]int64, len(teams))
+	for i, t := range teams {
+		for _, s := range scores {
+			if s.Team == t {
+				out[i] = s.Score
+			}
+		}
+	}
+	return out
+}
+
+// Flush writes the open chunk now, even if it is not full (a simulation
+// about to be interrupted).
+func (w *Writer) Flush() error {
+	if w.err == nil && w.chunkCount > 0 {
+		w.flushChunk(false)
+	}
+	return w.err
+}
+
+func (w *Writer) flushChunk(segmentEnds bool) {
+	var flags byte
+	if w.chunkKey {
+		flags = chunkFlagKeyframe
+	}
+	ref := ChunkRef{Offset: w.off, First: w.chunkFirst, Count: w.chunkCount, Keyframe: w.chunkKey}
+	w.writeChunk(chunkHeader{kind: ChunkSteps, flags: flags, first: w.chunkFirst, count: w.chunkCount}, w.chunk)
+	if w.err != nil {
+		return
+	}
+	w.index.Chunks = append(w.index.Chunks, ref)
+	w.chunk, w.chunkCount, w.chunkKey = w.chunk[:0], 0, false
+	if segmentEnds {
+		w.sync()
+	}
+}
+
+// writeChunk compresses raw and appends header and payload in one write.
+func (w *Writer) writeChunk(h chunkHeader, raw []byte) {
+	if w.err != nil {
+		return
+	}
+	w.buf = zstdEncoder().EncodeAll(raw, w.buf[:0])
+	h.rawSize, h.size = len(raw), len(w.buf)
+	h.checksum = crc32.Checksum(w.buf, castagnoli)
+	out := h.append(make([]byte, 0, chunkHeaderSize+len(w.buf)))
+	w.write(append(out, w.buf...))
+}
+
+func (w *Writer) write(b []byte) {
+	if w.err != nil {
+		return
+	}
+	n, err := w.f.Write(b)
+	w.off += int64(n)
+	if err != nil {
+		w.err = fmt.Errorf("compact: write %s: %w", w.path, err)
+	}
+}
+
+func (w *Writer) sync() {
+	if w.err != nil || w.opts.NoSync {
+		return
+	}
+	if err := w.f.Sync(); err != nil {
+		w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+	}
+}
+
+// Close writes the open chunk, the index and the footer, and closes the
+// file. The replay is complete when its last step is the simulation's last.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	if w.err == nil && w.chunkCount > 0 {
+		w.flushChunk(false)
+	}
+	w.index.Complete = w.index.Last == w.meta.Static.Steps-1
+	if doc, err := json.Marshal(w.index); err != nil {
+		w.err = errors.Join(w.err, fmt.Errorf("compact: encode index: %w", err))
+	} else {
+		at := w.off
+		w.writeChunk(chunkHeader{kind: ChunkIndex}, doc)
+		footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
+		w.write(append(footer, footerMagic...))
+	}
+	w.sync()
+	if err := w.f.Close(); err != nil && w.err == nil {
+		w.err = fmt.Errorf("compact: close %s: %w", w.path, err)
+	}
+	return w.err
+}

@@ -1,0 +1,165 @@
+// Package matchtest plays simulations in-process for the tests and
+// benchmarks of the replay packages: a config's world, random players
+// (package scenariotest) and a made-up answer record with agents that time
+// out, answer late or are offline now and then.
+package matchtest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/scenario/scenariotest"
+	"github.com/massim-go/massim/server"
+)
+
+// Played is a simulation played to its end (or to the requested step).
+type Played struct {
+	Params    scenario.Params
+	Teams     []scenario.Team
+	Static    scenario.Static
+	Snapshots []*scenario.Snapshot // initial (step -1) first
+	Answers   [][]codec.Answer     // per snapshot, nil for the initial one
+}
+
+// Options choose what Play plays.
+type Options struct {
+	Steps    int    // 0: the match entry's steps
+	Seed     int64  // the world's seed
+	Players  uint64 // seed of the players' choices
+	Sloppy   bool   // agents sometimes time out, answer late or are offline
+	Observer func(snap *scenario.Snapshot, answers []codec.Answer)
+}
+
+// Play plays match entry index of cfg between the config's first teams.
+func Play(cfg *config.Config, index int, opts Options) (*Played, error) {
+	return playWith(cfg, index, opts, nil)
+}
+
+// playWith is Play; begin sees the world and its initial snapshot first.
+func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.World, *scenario.Snapshot)) (*Played, error) {
+	m := cfg.Match[index]
+	if opts.Steps > 0 {
+		m.Steps = opts.Steps
+	}
+	m.RandomSeed, m.HasRandomSeed = opts.Seed, true
+	params, err := server.WorldParams(cfg, m, time.UnixMilli(0))
+	if err != nil {
+		return nil, fmt.Errorf("matchtest: %w", err)
+	}
+	n := min(max(cfg.Server.TeamsPerMatch, 1), len(cfg.Teams))
+	teams := make([]scenario.Team, n)
+	for i, t := range cfg.Teams[:n] {
+		teams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
+	}
+	w, err := scenario.New(params, teams)
+	if err != nil {
+		return nil, fmt.Errorf("matchtest: %w", err)
+	}
+	p := &Played{Params: params, Teams: teams, Static: w.Static("sim"), Snapshots: []*scenario.Snapshot{w.Snapshot()}, Answers: [][]codec.Answer{nil}}
+	if begin != nil {
+		begin(w, p.Snapshots[0])
+	}
+	if opts.Observer != nil {
+		opts.Observer(p.Snapshots[0], nil)
+	}
+	agents := w.Agents()
+	players := make([]*scenariotest.Player, len(agents))
+	initial, _ := w.InitialPercept(agents[0])
+	for i, a := range agents {
+		team, _ := w.TeamOf(a)
+		var mates []string
+		for _, o := range agents {
+			if t, _ := w.TeamOf(o); t == team && o != a {
+				mates = append(mates, o)
+			}
+		}
+		players[i] = scenariotest.NewPlayer(opts.Players+uint64(i)*7919, a, mates, initial.Roles)
+	}
+	rng := rand.New(rand.NewPCG(opts.Players, 99))
+	var late []*codec.Action // answers that will arrive late, by agent
+	for !w.Done() {
+		if err := w.Prepare(); err != nil {
+			return nil, fmt.Errorf("matchtest: %w", err)
+		}
+		actions := make(map[string]scenario.Action, len(agents))
+		answers := make([]codec.Answer, len(agents))
+		nextLate := make([]*codec.Action, len(agents))
+		for i, a := range agents {
+			pc, _ := w.Percept(a)
+			name, params := players[i].Act(&pc)
+			if late != nil {
+				answers[i].LatePrevious = late[i]
+			}
+			r := 100
+			if opts.Sloppy {
+				r = rng.IntN(100)
+			}
+			switch {
+			case r < 3:
+				answers[i].Kind = codec.AnswerOffline
+			case r < 6:
+				answers[i].Kind = codec.AnswerNone
+			case r < 9:
+				answers[i].Kind = codec.AnswerNone
+				nextLate[i] = &codec.Action{Name: name, Params: params}
+			default:
+				answers[i].Kind = codec.AnswerInTime
+				answers[i].Action = codec.Action{Name: name, Params: params}
+				actions[a] = scenario.Action{Name: name, Params: params}
+			}
+		}
+		late = nextLate
+		if err := w.Execute(actions); err != nil {
+			return nil, fmt.Errorf("matchtest: %w", err)
+		}
+		snap := w.Snapshot()
+		p.Snapshots = append(p.Snapshots, snap)
+		p.Answers = append(p.Answers, answers)
+		if opts.Observer != nil {
+			opts.Observer(snap, answers)
+		}
+	}
+	return p, nil
+}
+
+// Config is a contest-like config of teams × agents on a size×size grid.
+func Config(teams, agents, size, steps int) (*config.Config, error) {
+	teamsJSON := ""
+	for i := range teams {
+		if i > 0 {
+			teamsJSON += ","
+		}
+		teamsJSON += fmt.Sprintf(`%q:{"prefix":"agent","password":"1"}`, string(rune('A'+i)))
+	}
+	cfg, err := config.Parse("matchtest.json", fmt.Appendf(nil, `{
+ "server": {"teamsPerMatch": %d},
+ "match": [{
+  "steps": %d, "randomSeed": 17, "randomFail": 1, "entities": {"standard": %d}, "clusterBounds": [1,3],
+  "roles": [
+   {"name":"default","vision":5,"actions":["skip","move","rotate","adopt","detach","clear"],"speed":[1],"clear":{"chance":0.7,"maxDistance":1}},
+   {"name":"worker","actions":["request","attach","connect","disconnect","submit"],"speed":[2,1,1,0]},
+   {"name":"constructor","actions":["request","attach","connect","disconnect","submit"],"speed":[1]},
+   {"name":"explorer","vision":7,"actions":["attach","survey"],"speed":[3,0]},
+   {"name":"digger","speed":[1,0],"clear":{"chance":1,"maxDistance":5}}],
+  "clearEnergyCost": 2, "deactivatedDuration": 10, "maxEnergy": 100, "refreshEnergy": 50, "stepRecharge": 1,
+  "clearDamage": [32,16,8,4,2,1], "attachLimit": 10,
+  "grid": {"width": %d, "height": %d, "instructions": [["cave",0.45,3,5,4]],
+           "goals": {"number":7,"size":[1,3],"moveProbability":0.1}, "roleZones": {"number":5,"size":[3,5]}},
+  "blockTypes": [3,3], "dispensers": [5,10],
+  "tasks": {"size":[1,4],"concurrent":3,"iterations":[5,10],"maxDuration":[100,200]},
+  "events": {"chance":15,"radius":[3,5],"warning":5,"create":[-3,1],"perimeter":2},
+  "regulation": {"simultaneous":1,"chance":15,"subjects":[
+   {"name":"Carry","announcement":[5,10],"duration":[5,10],"punishment":[10,10],"weight":10,"optional":{"quantity":[0,1]}},
+   {"name":"Adopt","announcement":[40,50],"duration":[20,40],"punishment":[2,3],"weight":15,"optional":{"playing":50}}]}
+ }],
+ "teams": {%s}
+}`, teams, steps, agents, size, size, teamsJSON))
+	if err != nil {
+		return nil, fmt.Errorf("matchtest: %w", err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,5 @@
+package verify_test
+
+import "strconv"
+
+func fmtInt(i int) string { return strconv.Itoa(i) }

@@ -20,7 +20,7 @@ func (r *report) fail(file, path, format string, args ...any) {
 // warn records a warning in the same "file: path: text" form as errors.
 func (r *report) warn(file, path, format string, args ...any) {
 	w := &FieldError{File: file, Path: path, Reason: fmt.Sprintf(format, args...)}
-	r.warnings = append(r.warnings, w.Error())
+	r.warnings = append(r.warnings, w.text())
 }
 
 // mark returns a token to ask later whether errors were recorded since.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -35,7 +36,10 @@ func Decode(frame []byte) (Message, error) {
 	}
 	msg, err := decodeContent(typ, content)
 	if err != nil {
-		return nil, fmt.Errorf("decode %q message: %w", typ, err)
+		if errors.Is(err, ErrUnknownType) {
+			return nil, err // names the type already
+		}
+		return nil, fmt.Errorf("%w (%q message)", err, typ)
 	}
 	return msg, nil
 }

@@ -46,7 +46,7 @@ type SetupRequirement struct {
 // are skipped and a line starting with "stop" ends the file, as in the Java server.
 // Unlike the Java server, which ignores what it cannot use, every other line must be a
 // valid command: an error names the file, the line and the reason
-// ("name:line: reason"), all bad lines at once. Whether coordinates, agents
+// ("scenario: setup name:line: reason"), all bad lines at once. Whether coordinates, agents
 // and block types exist is checked when the world applies the commands.
 func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
 	var cmds []SetupCommand
@@ -61,7 +61,7 @@ func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
 		}
 		cmd, err := parseSetupLine(strings.Split(line, " "))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %w", name, i+1, err))
+			errs = append(errs, fmt.Errorf("scenario: setup %s:%d: %w", name, i+1, err))
 			continue
 		}
 		cmd.File, cmd.Line = name, i+1

@@ -17,10 +17,10 @@ func TestCheckMatches(t *testing.T) {
 	}{
 		{"ValidSetupFile", "testdata/task_setup.txt", nil},
 		{"BadLinesNameFileLineAndReason", "testdata/bad_setup.txt", []string{
-			`match[0]: setup: testdata/bad_setup.txt:2: cannot add "pebble": only block and dispenser`,
-			`testdata/bad_setup.txt:3: unknown command "fly"`}},
+			`server: match[0]: scenario: setup testdata/bad_setup.txt:2: cannot add "pebble": only block and dispenser`,
+			"\nscenario: setup testdata/bad_setup.txt:3: unknown command \"fly\""}},
 		{"UnknownBlockTypeFailsWhenApplied", "testdata/unknown_type_setup.txt", []string{
-			"match[0]: setup testdata/unknown_type_setup.txt:2: unknown block type b5 (types: b0, b1)"}},
+			"server: match[0]: scenario: setup testdata/unknown_type_setup.txt:2: unknown block type b5 (types: b0, b1)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -61,7 +61,7 @@ func launchWhen[T any](ctx context.Context, stop <-chan struct{}, ch <-chan T) e
 	case <-stop:
 		return errStoppedBeforeLaunch
 	case <-ctx.Done():
-		return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
+		return fmt.Errorf("%w while waiting for the launch", ErrInterrupted)
 	}
 }
 
@@ -100,7 +100,7 @@ func (s *Server) waitForAgents(ctx context.Context) error {
 		case <-s.ctrl.stopped():
 			return errStoppedBeforeLaunch
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for agents: %w", ErrInterrupted)
+			return fmt.Errorf("%w while waiting for agents", ErrInterrupted)
 		}
 	}
 }

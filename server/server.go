@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,7 +124,7 @@ func (s *Server) Listen() error {
 	lc := net.ListenConfig{}
 	l, err := lc.Listen(context.Background(), "tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listen for agents on %s: %w", addr, err)
+		return fmt.Errorf("server: listen for agents on %s: %w", addr, err)
 	}
 	s.listener = l
 	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Msg("listening for agents")
@@ -149,7 +150,7 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 		if s.listener != nil {
 			s.shutdown()
 		}
-		return Summary{}, err
+		return Summary{}, withPackage(err)
 	}
 	if s.listener == nil {
 		if err := s.Listen(); err != nil {
@@ -172,7 +173,7 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	summary.Finished = finished
 	summary.Standings = p.record.standings()
 	if err != nil {
-		return summary, err
+		return summary, withPackage(err)
 	}
 	s.sayBye()
 	return summary, nil
@@ -190,7 +191,7 @@ func (s *Server) Connected() int {
 }
 
 // ErrInterrupted marks a tournament cut short by a signal or cancellation.
-var ErrInterrupted = errors.New("tournament interrupted")
+var ErrInterrupted = errors.New("server: tournament interrupted")
 
 func (s *Server) now() time.Time {
 	if s.opts.Now != nil {
@@ -259,4 +260,14 @@ func (s *Server) untrack(c net.Conn) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
 	delete(s.conns, c)
+}
+
+// withPackage makes an error leaving the package name it ("server: …"),
+// unless its text already starts so (the sentinels, and errors that wrap
+// them first).
+func withPackage(err error) error {
+	if err == nil || strings.HasPrefix(err.Error(), "server: ") {
+		return err
+	}
+	return fmt.Errorf("server: %w", err)
 }

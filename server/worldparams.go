@@ -20,6 +20,12 @@ type FileReader interface {
 // world, loading the files it names. Without a configured seed the seed is
 // the simulation's start time in ms (docs/config.md, "Simulation keys").
 func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
+	p, err := worldParams(cfg, m, start)
+	return p, withPackage(err)
+}
+
+// worldParams is WorldParams with errors not yet naming the package.
+func worldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
 	seed := start.UnixMilli()
 	if m.HasRandomSeed {
 		seed = m.RandomSeed
@@ -89,7 +95,7 @@ func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Para
 			return p, fmt.Errorf("setup: %w", err)
 		}
 		if p.Setup, err = scenario.ParseSetup(m.Setup, data); err != nil {
-			return p, fmt.Errorf("setup: %w", err)
+			return p, err // "scenario: setup file:line: reason" for every bad line
 		}
 	}
 	return p, nil
@@ -108,12 +114,12 @@ func CheckMatches(cfg *config.Config) error {
 		teams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
 	}
 	for i, m := range cfg.Match {
-		p, err := WorldParams(cfg, m, time.UnixMilli(0))
+		p, err := worldParams(cfg, m, time.UnixMilli(0))
 		if err != nil {
-			return fmt.Errorf("match[%d]: %w", i, err)
+			return fmt.Errorf("server: match[%d]: %w", i, err)
 		}
 		if _, err := scenario.New(p, teams); err != nil {
-			return fmt.Errorf("match[%d]: %w", i, err)
+			return fmt.Errorf("server: match[%d]: %w", i, err)
 		}
 	}
 	return nil

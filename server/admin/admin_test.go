@@ -97,7 +97,7 @@ func TestAdmin_RefusedCommandIsAConflict(t *testing.T) {
 	c := &fakeControls{refuse: map[string]error{"step": server.ErrNotPaused}}
 	rec := serve(New(c, token, zerolog.Nop()), http.MethodPost, "/admin/step", "Bearer "+token)
 	assert.Equal(t, http.StatusConflict, rec.Code)
-	assert.JSONEq(t, `{"error": "step: the tournament is not paused"}`, rec.Body.String())
+	assert.JSONEq(t, `{"error": "step: server: the tournament is not paused"}`, rec.Body.String())
 }
 
 func TestAdmin_WrongMethodOrPath(t *testing.T) {

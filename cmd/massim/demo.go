@@ -63,12 +63,15 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgressLine(stdout)
+	progress := newProgress(stdout, nil, len(cfg.Match))
 	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
 		return err
 	}
 	defer spec.close()
+	if err := spec.prepare(); err != nil {
+		return err
+	}
 	var hs *httpServer
 	if monitorOn {
 		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {

@@ -24,17 +24,18 @@ type spectators struct {
 	hub       *monitor.Hub
 	library   *monitor.Library
 	log       zerolog.Logger
+
+	replayPath string // "" when no replays are written
+	live       bool   // the monitor is served
 }
 
 // newSpectators writes replays when the config asks for them and, with
 // live set, starts the monitor hub; the monitor also lists the replays
-// written so far.
+// written so far. It touches no file: prepare creates the replay folder,
+// once the server is sure to start.
 func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectators, error) {
-	s := &spectators{log: log}
+	s := &spectators{log: log, replayPath: cfg.Server.ReplayPath, live: live}
 	if path := cfg.Server.ReplayPath; path != "" {
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			return nil, fmt.Errorf("replay folder: %w", err)
-		}
 		var sinks []stream.Sink
 		format := cfg.Server.ReplayFormat
 		if format != config.ReplayOfficial {
@@ -46,20 +47,31 @@ func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectato
 		s.stream = stream.New(stream.Options{Log: log}, sinks...)
 		s.observers = append(s.observers, s.stream)
 		log.Info().Str("path", path).Str("format", format).Msg("writing replays")
-		if live {
-			lib, err := monitor.NewLibrary(path)
-			if err != nil {
-				s.close()
-				return nil, err
-			}
-			s.library = lib
-		}
 	}
 	if live {
 		s.hub = monitor.NewHub(monitor.Options{Log: log})
 		s.observers = append(s.observers, s.hub)
 	}
 	return s, nil
+}
+
+// prepare creates the replay folder and, for the live monitor, the
+// library of the replays in it.
+func (s *spectators) prepare() error {
+	if s.replayPath == "" {
+		return nil
+	}
+	if err := os.MkdirAll(s.replayPath, 0o755); err != nil {
+		return fmt.Errorf("replay folder: %w", err)
+	}
+	if s.live {
+		lib, err := monitor.NewLibrary(s.replayPath)
+		if err != nil {
+			return err
+		}
+		s.library = lib
+	}
+	return nil
 }
 
 // mount registers the monitor's routes (/, /live/..., /replays/) on mux.

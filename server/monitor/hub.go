@@ -73,6 +73,8 @@ type Hub struct {
 	done    chan struct{}
 	stop    sync.Once
 	history *history
+	// tournament holds the newest tournament status (see tournament.go).
+	tournament tournamentSlot
 
 	viewers atomic.Int64 // connected viewers of both feeds
 	dropped atomic.Int64 // steps left out because the inbox was full
@@ -100,7 +102,8 @@ func NewHub(opts Options) *Hub {
 	opts.defaults()
 	h := &Hub{opts: opts, log: opts.Log,
 		inbox: make(chan event, opts.Inbox), joins: make(chan *viewer), leaves: make(chan *viewer),
-		quit: make(chan struct{}), done: make(chan struct{}), history: &history{}}
+		quit: make(chan struct{}), done: make(chan struct{}), history: &history{},
+		tournament: tournamentSlot{wake: make(chan struct{}, 1)}}
 	go h.run()
 	return h
 }
@@ -155,6 +158,7 @@ func (h *Hub) post(e event, mustArrive bool) {
 type hubState struct {
 	monitor    map[*viewer]struct{}
 	status     map[*viewer]struct{}
+	tournament map[*viewer]struct{}
 	lastStatic *frame // last sent of each feed (what a new viewer gets)
 	lastSnap   *frame
 	lastStatus *frame
@@ -171,7 +175,8 @@ type hubState struct {
 
 func (h *Hub) run() {
 	defer close(h.done)
-	st := &hubState{monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{}, tick: time.NewTimer(time.Hour)}
+	st := &hubState{monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{}, tournament: map[*viewer]struct{}{},
+		tick: time.NewTimer(time.Hour)}
 	st.tick.Stop()
 	defer st.tick.Stop()
 	for {
@@ -179,12 +184,15 @@ func (h *Hub) run() {
 		case <-st.tick.C:
 			st.ticking = false
 			h.flush(st)
-			h.viewers.Store(int64(len(st.monitor) + len(st.status)))
+			h.countViewers(st)
 		case <-h.quit:
 			for v := range st.monitor {
 				v.close()
 			}
 			for v := range st.status {
+				v.close()
+			}
+			for v := range st.tournament {
 				v.close()
 			}
 			return
@@ -193,10 +201,13 @@ func (h *Hub) run() {
 		case v := <-h.leaves:
 			delete(st.monitor, v)
 			delete(st.status, v)
-			h.viewers.Store(int64(len(st.monitor) + len(st.status)))
+			delete(st.tournament, v)
+			h.countViewers(st)
+		case <-h.tournament.wake:
+			h.sendTournament(st)
 		case e := <-h.inbox:
 			h.handle(st, e)
-			h.viewers.Store(int64(len(st.monitor) + len(st.status)))
+			h.countViewers(st)
 		}
 	}
 }
@@ -217,8 +228,14 @@ func (h *Hub) join(st *hubState, v *viewer) {
 			v.push(*st.lastStatus)
 		}
 		st.status[v] = struct{}{}
+	case feedTournament:
+		h.joinTournament(st, v)
 	}
-	h.viewers.Store(int64(len(st.monitor) + len(st.status)))
+	h.countViewers(st)
+}
+
+func (h *Hub) countViewers(st *hubState) {
+	h.viewers.Store(int64(len(st.monitor) + len(st.status) + len(st.tournament)))
 }
 
 func (h *Hub) handle(st *hubState, e event) {

@@ -28,6 +28,8 @@ type Routes struct {
 //	GET /info.json                 {"live": bool, "replays": bool}
 //	GET /live/monitor              websocket, docs/replays.md, "/live/monitor"
 //	GET /live/status               websocket, docs/replays.md, "/live/status"
+//	GET /live/tournament           websocket: the tournament's status at every change (tournament.go)
+//	GET /live/tournament.json      the same, once
 //	GET /live/history/index.json   the running simulation: sim, teams, steps, last step
 //	GET /live/history/static.json  its static world
 //	GET /live/history/{g}.json     its group of five steps (official group layout)
@@ -45,6 +47,8 @@ func Mount(mux *http.ServeMux, r Routes) {
 	if h := r.Hub; h != nil {
 		mux.HandleFunc("GET /live/monitor", h.serveFeed(feedMonitor))
 		mux.HandleFunc("GET /live/status", h.serveFeed(feedStatus))
+		mux.HandleFunc("GET /live/tournament", h.serveFeed(feedTournament))
+		mux.HandleFunc("GET /live/tournament.json", h.serveTournament)
 		mux.HandleFunc("GET /live/history/{file}", h.serveHistory)
 	}
 	if l := r.Replays; l != nil {
@@ -70,7 +74,7 @@ func (h *Hub) serveFeed(f feed) http.HandlerFunc {
 			return // the upgrader has answered the request
 		}
 		limit := h.opts.ViewerQueue
-		if f == feedStatus {
+		if f == feedStatus || f == feedTournament {
 			limit = 1 // only the newest status matters
 		}
 		v := newViewer(conn, f, limit)

@@ -12,8 +12,9 @@ import (
 type feed uint8
 
 const (
-	feedMonitor feed = iota // /live/monitor: static worlds and snapshots
-	feedStatus              // /live/status: status messages
+	feedMonitor    feed = iota // /live/monitor: static worlds and snapshots
+	feedStatus                 // /live/status: status messages
+	feedTournament             // /live/tournament: the tournament's status
 )
 
 // frame is one message, encoded once and prepared once for every viewer.

@@ -86,8 +86,19 @@ type planner struct {
 	bad      map[string]int // tasks not to start again until the step
 	// stats counts what happened to projects, by event and task size,
 	// for diagnostics.
-	stats map[string]int
-	log   zerolog.Logger
+	stats   map[string]int
+	whyStep string
+	log     zerolog.Logger
+}
+
+// why counts, once per step and task size, why no project was opened.
+func (pl *planner) why(reason string, size int) {
+	key := fmt.Sprintf("%d:%d", pl.step, size)
+	if pl.whyStep == key {
+		return
+	}
+	pl.whyStep = key
+	pl.count("not opened: "+reason, size)
 }
 
 func (pl *planner) count(event string, size int) {
@@ -104,7 +115,7 @@ const (
 	stockPerType    = 3  // members waiting with blocks of one type, per group
 	// costPerCell estimates the steps per cell of a trip through a cave
 	// (detours and digging), to judge whether a deadline can be met.
-	costPerCell = 1.6
+	costPerCell = 1.0
 )
 
 // update plans the step if nobody did yet; b is the reporting agent, whose

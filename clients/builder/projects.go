@@ -64,6 +64,7 @@ func (pl *planner) start(s *squad, g *group, t game.Task) bool {
 		}
 	}
 	if len(free) < len(t.Reqs) {
+		pl.why("few free members", len(t.Reqs))
 		return false
 	}
 	// The submitter: the free member that can bring the anchor to some
@@ -84,6 +85,7 @@ func (pl *planner) start(s *squad, g *group, t game.Task) bool {
 		}
 	}
 	if best == nil {
+		pl.why("no spot or anchor", len(t.Reqs))
 		return false
 	}
 	p := &project{group: g, task: t, spot: bestSpot, submitter: best, order: order, created: pl.step, progress: pl.step}
@@ -116,6 +118,7 @@ func (pl *planner) start(s *squad, g *group, t game.Task) bool {
 			}
 		}
 		if pick.m == nil {
+			pl.why("no helper", len(t.Reqs))
 			return false
 		}
 		taken[pick.m] = true
@@ -125,6 +128,7 @@ func (pl *planner) start(s *squad, g *group, t game.Task) bool {
 	// Can it be done in time? Blocks come one by one at the end.
 	need := int(float64(worst)*costPerCell) + 2*len(p.slots) + 5
 	if pl.step+need > t.Deadline {
+		pl.why("too late", len(t.Reqs))
 		return false
 	}
 	pl.nextID++
@@ -210,8 +214,12 @@ func fetchCost(w *memory.Map, m *member, typ string, spot game.Pos) (int, bool) 
 	if m.holds(typ) {
 		return w.Dist(here, spot), true
 	}
-	if m.things > 0 {
-		return 0, false // it would have to drop what it holds first
+	extra := 0
+	switch {
+	case m.things > 1:
+		return 0, false
+	case m.things == 1:
+		extra = dropCost // it drops its block first
 	}
 	best := -1
 	for _, d := range w.Dispensers(typ) {
@@ -219,8 +227,12 @@ func fetchCost(w *memory.Map, m *member, typ string, spot game.Pos) (int, bool) 
 			best = c
 		}
 	}
-	return best, best >= 0
+	return best + extra, best >= 0
 }
+
+// dropCost is what dropping a block of another type adds to a member's
+// fetch, in cells.
+const dropCost = 6
 
 // spotNear finds the goal cell nearest to from where the task's blocks
 // fit: the cells of the structure seen free of obstacles and blocks, not

@@ -160,8 +160,11 @@ func (pl *planner) abandon(p *project) {
 	p.done = true
 	if m := p.submitter; m != nil && m.job != nil && m.job.project == p {
 		m.job = nil
-		// Its structure fits no other task: it lets go of it all.
-		m.dropAll = p.placed
+		// A structure beyond the anchor fits no other task: it lets go of
+		// it all (the anchor alone it keeps, for the next project).
+		for k := 1; k < len(p.slots); k++ {
+			m.dropAll = m.dropAll || p.slots[k].attached
+		}
 	}
 	for i := range p.slots {
 		if m := p.slots[i].helper; m != nil && m.job != nil && m.job.project == p {

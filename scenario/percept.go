@@ -146,22 +146,45 @@ var (
 
 // visibleCells visits area(origin, r) row by row (y, then x ascending), so
 // percept arrays come out sorted. On a grid smaller than the area a cell is
-// visited once, at its first offset (docs/rules.md, "The grid").
+// visited once, at its first offset (§1.5 Suggestion).
 func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
-	var seen []bool
 	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
-		seen = make([]bool, w.g.w*w.g.h)
+		w.visibleCellsSmallGrid(origin, r, visit)
+		return
 	}
+	// The area fits the grid: every offset is within one grid size, so a
+	// wrap is one comparison instead of a division per cell.
+	for dy := -r; dy <= r; dy++ {
+		y := origin.Y + dy
+		if y < 0 {
+			y += w.g.h
+		} else if y >= w.g.h {
+			y -= w.g.h
+		}
+		k := r - abs(dy)
+		for dx := -k; dx <= k; dx++ {
+			x := origin.X + dx
+			if x < 0 {
+				x += w.g.w
+			} else if x >= w.g.w {
+				x -= w.g.w
+			}
+			visit(Pos{x, y}, Pos{dx, dy})
+		}
+	}
+}
+
+// visibleCellsSmallGrid is visibleCells where the area wraps onto itself.
+func (w *World) visibleCellsSmallGrid(origin Pos, r int, visit func(cell, off Pos)) {
+	seen := make([]bool, w.g.w*w.g.h)
 	for dy := -r; dy <= r; dy++ {
 		k := r - abs(dy)
 		for dx := -k; dx <= k; dx++ {
 			cell := w.g.wrap(Pos{origin.X + dx, origin.Y + dy})
-			if seen != nil {
-				if seen[w.g.index(cell)] {
-					continue
-				}
-				seen[w.g.index(cell)] = true
+			if seen[w.g.index(cell)] {
+				continue
 			}
+			seen[w.g.index(cell)] = true
 			visit(cell, Pos{dx, dy})
 		}
 	}

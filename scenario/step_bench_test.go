@@ -113,3 +113,32 @@ func BenchmarkSnapshot(b *testing.B) {
 		_ = w.Snapshot()
 	}
 }
+
+// BenchmarkPercept measures the percepts of every agent of a busy world (as
+// Go values, not encoded), per agent.
+func BenchmarkPercept(b *testing.B) {
+	w, err := New(benchParams(), busyTeams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := players(w, 7)
+	agents := w.Agents()
+	percepts := make([]protocol.StepPercept, len(agents))
+	actions := make(map[string]Action, len(agents))
+	for range 100 {
+		step(b, w, agents, percepts, actions, ps)
+	}
+	if err := w.Prepare(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, a := range agents {
+			if _, ok := w.Percept(a); !ok {
+				b.Fatal("no percept for", a)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(agents)), "ns/agent")
+}

@@ -115,7 +115,8 @@ func BenchmarkSnapshot(b *testing.B) {
 }
 
 // BenchmarkPercept measures the percepts of every agent of a busy world (as
-// Go values, not encoded), per agent.
+// Go values, not encoded), per agent: "new" allocates each (Percept),
+// "into" reuses one buffer (PerceptInto, as the server does).
 func BenchmarkPercept(b *testing.B) {
 	w, err := New(benchParams(), busyTeams)
 	if err != nil {
@@ -131,14 +132,24 @@ func BenchmarkPercept(b *testing.B) {
 	if err := w.Prepare(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		for _, a := range agents {
-			if _, ok := w.Percept(a); !ok {
-				b.Fatal("no percept for", a)
+	var buf protocol.StepPercept
+	for _, mode := range []string{"new", "into"} {
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, a := range agents {
+					ok := false
+					if mode == "new" {
+						_, ok = w.Percept(a)
+					} else {
+						ok = w.PerceptInto(a, &buf)
+					}
+					if !ok {
+						b.Fatal("no percept for", a)
+					}
+				}
 			}
-		}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(agents)), "ns/agent")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(agents)), "ns/agent")
 }

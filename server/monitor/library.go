@@ -31,7 +31,7 @@ type cachedScores struct {
 // NewLibrary serves the replays at root.
 func NewLibrary(root string) (*Library, error) {
 	if _, err := replays.Find(root); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("monitor: %w", err)
 	}
 	return &Library{root: root, scores: map[string]cachedScores{}}, nil
 }
@@ -50,7 +50,7 @@ type LibraryEntry struct {
 func (l *Library) List() ([]LibraryEntry, error) {
 	found, err := replays.Find(l.root)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("monitor: %w", err)
 	}
 	out := make([]LibraryEntry, len(found))
 	for i, e := range found {
@@ -58,7 +58,7 @@ func (l *Library) List() ([]LibraryEntry, error) {
 		if id == "." {
 			abs, err := filepath.Abs(e.Dir)
 			if err != nil {
-				return nil, fmt.Errorf("replay folder: %w", err)
+				return nil, fmt.Errorf("monitor: replay folder: %w", err)
 			}
 			id = filepath.Base(abs)
 		}

@@ -9,6 +9,9 @@ import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';
 import { AdminControls } from './admin.js';
+import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
+import { renderBanner } from './banner.js';
+import { Legend } from './legend.js';
 
 const $ = id => document.getElementById(id);
 
@@ -25,17 +28,31 @@ const app = {
   shown: null, // the snapshot on screen
   state: 'connecting',
   dirty: true,
+  tournament: null, // TournamentFeed (live mode)
+  bannerClosed: null, // the simulation whose end banner was closed
 };
 
 const map = new MapView($('map'), {
   onSelect: name => select(name),
-  onHover: text => ($('hover').textContent = text),
+  onHover: (text, x, y) => showHover(text, x, y),
   onUserMove: kind => {
     if (kind === 'pan' && app.follow) setFollow(false);
     redraw();
   },
 });
 const chart = new ScoreChart($('chart'), s => seek(s));
+const legend = new Legend($('legend'));
+
+// showHover puts the description of the cell under the pointer next to it.
+function showHover(text, x, y) {
+  const box = $('hover');
+  box.textContent = text;
+  box.hidden = !text;
+  if (!text) return;
+  const stage = $('mapbox').getBoundingClientRect();
+  box.style.left = `${Math.max(4, Math.min(x + 14, stage.width - box.offsetWidth - 4))}px`;
+  box.style.top = `${y + 18 + box.offsetHeight > stage.height ? y - box.offsetHeight - 8 : y + 18}px`;
+}
 
 function redraw() {
   app.dirty = true;
@@ -64,6 +81,9 @@ function openLive(step) {
   $('t-live').hidden = false;
   app.admin = new AdminControls($('admin'), $('btn-admin'), redraw);
   app.admin.probe();
+  app.tournament = new TournamentFeed(redraw);
+  setInterval(tickCountdown, 500);
+  redraw();
   if (step !== null) {
     app.live = false;
     app.step = step;
@@ -112,8 +132,8 @@ function showLibrary(list) {
 function setStore(store) {
   const sameSim = app.store && app.store.sim === store.sim;
   app.store = store;
-  $('sim-name').textContent = store.sim;
   map.setStatic(store.static, store.teams, store.blockTypes);
+  legend.show(store.teams, store.blockTypes);
   if (!sameSim) app.shown = null;
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
   redraw();
@@ -124,6 +144,7 @@ function setState(state) {
   const b = $('conn');
   b.textContent = state;
   b.className = `badge ${state}`;
+  redraw();
 }
 
 // ---- timeline ---------------------------------------------------------------
@@ -219,15 +240,67 @@ function setFollow(on) {
 function setView(view) {
   app.view = view;
   $('status-view').hidden = view !== 'status';
+  $('legend').hidden = view === 'status';
   $('btn-view').textContent = view === 'status' ? 'Map' : 'Status';
   redraw();
+}
+
+// ---- between the steps: waiting card and end banner -------------------------------
+
+// teamIndex is a team's colour index: its place in the shown simulation, else
+// in the awaited one.
+function teamIndex(team) {
+  const i = app.store ? app.store.teams.indexOf(team) : -1;
+  if (i >= 0) return i;
+  const next = app.tournament?.status?.next?.teams ?? [];
+  return Math.max(0, next.indexOf(team));
+}
+
+function renderWaitingCard() {
+  const box = $('waiting');
+  box.hidden = !(app.mode === 'live' && waitingShown(app.tournament));
+  if (!box.hidden) renderWaiting(box, app.tournament, teamIndex);
+}
+
+// tickCountdown keeps the countdown current without redrawing the map.
+function tickCountdown() {
+  if (!$('waiting').hidden && app.tournament?.status?.next?.startsAt) renderWaitingCard();
+}
+
+// ended tells whether the shown simulation is over.
+function ended(store) {
+  return store.finished || store.last >= store.static.steps - 1 || !!app.tournament?.ended(store.sim);
+}
+
+function renderBannerCard(store, shown) {
+  const box = $('banner');
+  const final = !!shown && shown.step === store.last && ended(store);
+  box.hidden = !final || app.bannerClosed === store.sim;
+  if (box.hidden) return;
+  renderBanner(box, shown, store.teams, app.tournament?.label(store.sim) ?? '', () => {
+    app.bannerClosed = store.sim;
+    redraw();
+  });
+}
+
+function renderTitle(store) {
+  const label = app.tournament?.label(store.sim) ?? '';
+  const name = $('sim-name');
+  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '');
+  name.title = `simulation ${store.sim}`;
 }
 
 // ---- rendering --------------------------------------------------------------------
 
 function render() {
+  renderWaitingCard();
   const store = app.store;
-  if (!store) return;
+  document.body.classList.toggle('no-sim', !store);
+  if (!store) {
+    window.massim = { mode: app.mode, sim: null, waiting: !$('waiting').hidden, tournament: app.tournament?.status ?? null };
+    return;
+  }
+  renderTitle(store);
   if (app.step === null && store.last >= -1) app.step = store.last;
   const snap = app.step === null ? null : store.get(app.step);
   // While a step loads, the previous one stays on screen.
@@ -239,6 +312,7 @@ function render() {
   }
   map.draw(shown, app.selected);
   renderPanel(app, shown);
+  renderBannerCard(store, shown);
   chart.draw(store, app.step);
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
     select(name);
@@ -255,6 +329,7 @@ function render() {
     sim: store.sim,
     step: app.step,
     last: store.last,
+    steps: store.static.steps,
     live: app.live,
     playing: app.playing,
     selected: app.selected,
@@ -263,8 +338,13 @@ function render() {
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,
+    chart: { ...chart.stats },
+    legend: $('legend').open,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
+    waiting: !$('waiting').hidden,
+    banner: !$('banner').hidden,
+    tournament: app.tournament?.status ?? null,
   };
 }
 
@@ -337,7 +417,9 @@ document.addEventListener('keydown', e => {
   e.preventDefault();
   fn();
 });
-window.addEventListener('resize', redraw);
+// The map's box changes with the window and with the legend opening or
+// closing under it.
+new ResizeObserver(redraw).observe($('mapbox'));
 window.addEventListener('hashchange', () => {
   const s = hashStep();
   if (s !== null && s !== app.step) seek(s);

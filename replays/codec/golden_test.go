@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/codec"
-	"github.com/massim-go/massim/replays/internal/matchtest"
+	"github.com/massim-go/massim/internal/matchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

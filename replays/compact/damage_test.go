@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/replays/internal/matchtest"
+	"github.com/massim-go/massim/internal/matchtest"
 )
 
 // damaged is a replay written with interval 10 and chunks of 4 steps, and

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/replays/internal/matchtest"
+	"github.com/massim-go/massim/internal/matchtest"
 )
 
 // play records a simulation of 2 × 4 agents through a stream into dir.

@@ -11,7 +11,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/replays/internal/matchtest"
+	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/verify"
 )
 

@@ -8,7 +8,7 @@ type Account struct {
 	Index    int // 1 … MaxTeamSize
 }
 
-// Accounts lists every account of the server run (CONFIG.md §5): for each
+// Accounts lists every account of the server run (docs/config.md, "Teams and accounts"): for each
 // team in file order, indices 1 … MaxTeamSize. All exist for the whole run;
 // a simulation with n agents per team uses indices 1 … n.
 func (c *Config) Accounts() []Account {

@@ -18,8 +18,9 @@ type layer = map[string]any
 // key by key, lists are replaced whole — and decodes the result into out.
 // This is how defaults work everywhere: the server block over its defaults
 // layer, a match entry over the defaults of its optional keys, a role over
-// the default role (CONFIG.md §6.2: "vision: default: first role's", "speed:
-// replaces the first role's if given").
+// the default role (docs/config.md, "Roles": a later role takes the default
+// role's vision unless it gives its own, and a speed it gives replaces the
+// default role's whole).
 //
 // koanf's key delimiter "." can never clash: layer keys are this package's
 // own field names. Names chosen by users (teams, entities, roles) are never

@@ -4,7 +4,7 @@
 // everything once and produces plain typed structs; every error names the file
 // holding the bad value and its key path ("sim/sim1.json: match[0].grid.width:
 // must be > 0"). Nothing else in massim-go reads config JSON by key.
-// See ../shared/spec/CONFIG.md.
+// The format is documented in docs/config.md.
 //
 // # How a config is read
 //

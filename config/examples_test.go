@@ -110,7 +110,7 @@ func TestOfficialLayoutFixture(t *testing.T) {
 
 // TestOfficialSampleConfigs loads the official server's sample configs when
 // MASSIM_OFFICIAL_SERVER names a checkout of massim_2022's server/ folder
-// (nothing of it is part of this repository). Run from there, as REF is.
+// (nothing of it is part of this repository). Run from there, as the Java server is.
 func TestOfficialSampleConfigs(t *testing.T) {
 	dir := os.Getenv("MASSIM_OFFICIAL_SERVER")
 	if dir == "" {
@@ -127,8 +127,9 @@ func TestOfficialSampleConfigs(t *testing.T) {
 	}
 }
 
-func TestStandardRolesMatchTheSpecTable(t *testing.T) {
-	// SCENARIO.md §4 lists the derived values of the standard roles.
+func TestStandardRolesInheritFromTheDefaultRole(t *testing.T) {
+	// The standard roles with everything they inherit from the default role
+	// (docs/config.md, "Roles").
 	cfg, err := Load(filepath.Join("examples", "contest", "contest.json"))
 	require.NoError(t, err)
 	base := []string{"skip", "move", "rotate", "adopt", "detach", "clear"}

@@ -81,7 +81,7 @@ type instructionParam struct {
 	max     float64
 }
 
-// instructionParams are the known instructions (CONFIG.md §7.2).
+// instructionParams are the known instructions (docs/config.md, "Terrain").
 func instructionParams(name string) ([]instructionParam, bool) {
 	switch name {
 	case "cave":
@@ -97,7 +97,7 @@ func instructionParams(name string) ([]instructionParam, bool) {
 	return nil, false
 }
 
-// readInstructions reads grid.instructions. Like REF, entries that are not
+// readInstructions reads grid.instructions. Like the Java server, entries that are not
 // arrays and unknown names are skipped (with a warning); a known name with
 // wrong parameters is an error, as it would build another map than meant.
 func readInstructions(r *report, n *node, path string) ([]Instruction, bool) {

@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// Includes (CONFIG.md §1) are expanded on the parsed tree rather than on the
-// text as REF does: a string value "$(PATH)" is replaced by the parsed and
+// Includes (docs/config.md, "Loading and includes") are expanded on the parsed tree rather than on the
+// text as the Java server does: a string value "$(PATH)" is replaced by the parsed and
 // expanded content of PATH. Any included file that is one valid JSON value
 // behaves exactly as with textual insertion, and the text of included files
-// is never reinterpreted (REF's regex replacement corrupts '$' and '\').
+// is never reinterpreted (the Java server's regex replacement corrupts '$' and '\').
 // Working on the tree also lets every node keep the file it came from.
 
 // includePath returns PATH when s is exactly "$(PATH)" with no '$' in PATH.

@@ -37,7 +37,7 @@ func TestIncludeExpansion(t *testing.T) {
 			want: [][2]any{{"match", []any{[][2]any{{"roles", []any{[][2]any{{"name", "default"}, {"speed", []any{"#3", "#0"}}}}}}}}},
 		},
 		{
-			name: "a leading slash is still relative to the including file (as REF)",
+			name: "a leading slash is still relative to the including file (as the Java server)",
 			files: map[string]string{
 				"conf.json":  `{"a": "$(/sub/x.json)"}`,
 				"sub/x.json": `{"b": "$(/y.json)"}`,

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// LaunchKind says what starts the tournament (CONFIG.md §10).
+// LaunchKind says what starts the tournament (docs/config.md, "Launch").
 type LaunchKind int
 
 const (
@@ -27,7 +27,7 @@ type LaunchSpec struct {
 	Delay time.Duration
 	// At is the start time for LaunchAtTime (now + Delay for the others).
 	At time.Time
-	// Note explains a REF leniency that was applied ("start now" for a bad
+	// Note explains a leniency of the Java server that was applied ("start now" for a bad
 	// number of seconds or a time already past); the server should log it.
 	Note string
 }
@@ -35,7 +35,7 @@ type LaunchSpec struct {
 var launchClock = regexp.MustCompile(`^(\d{1,2}):(\d{2})$`)
 
 // ParseLaunch interprets server.launch at time now: "key", "<N>s" or
-// "HH:mm". Like REF, a value ending in "s" whose N is not an integer means
+// "HH:mm". Like the Java server, a value ending in "s" whose N is not an integer means
 // "start now" (with a Note), as does a negative N or a time of day already
 // past. Anything else that is not "key" or a valid HH:mm is an error.
 func ParseLaunch(s string, now time.Time) (LaunchSpec, error) {

@@ -40,7 +40,7 @@ func readMatches(r *report, root *object, res resolver) []Match {
 	return matches
 }
 
-// readMatch reads one simulation entry (CONFIG.md §6).
+// readMatch reads one simulation entry (docs/config.md, "Match entries").
 func readMatch(r *report, n *node, path, parentFile string, res resolver) (Match, bool) {
 	o, ok := r.object(n, path, parentFile)
 	if !ok {
@@ -65,7 +65,7 @@ func readMatch(r *report, n *node, path, parentFile string, res resolver) (Match
 		l["teamSize"] = size
 	}
 	// Cluster sizes are drawn from these bounds until every agent is placed:
-	// a size of 0 would never finish (SCENARIO.md §6.2).
+	// a size of 0 would never finish (docs/rules.md, "Agent placement").
 	set.bounds("clusterBounds", atLeast(1))
 	if roles, ok := readRoles(r, o); ok {
 		l["roles"] = roles
@@ -114,8 +114,8 @@ func readMatch(r *report, n *node, path, parentFile string, res resolver) (Match
 	return m, true
 }
 
-// readEntities sums the agent counts of "entities": REF's object form
-// {"standard": 20} or DOC's array form [{"standard": 15}]. The names mean
+// readEntities sums the agent counts of "entities": the Java server's object form
+// {"standard": 20} or the documented array form [{"standard": 15}]. The names mean
 // nothing (every agent starts in the default role); they are user-chosen,
 // so they are walked on the tree and never become koanf keys.
 func readEntities(r *report, o *object) (int, bool) {

@@ -7,9 +7,10 @@ import (
 )
 
 // resolver finds the files a config names by path (grid.file, setup). These
-// are not includes: REF opens them relative to the working directory (the
-// samples say "conf/maps/…"). CONFIG.md §1 suggests trying the working
-// directory first, then the directory of the root config file. For LoadFS
+// are not includes: the Java server opens them relative to the working
+// directory (the samples say "conf/maps/…"); we try the working directory
+// first, then the directory of the root config file (docs/config.md,
+// "Loading and includes"). For LoadFS
 // the FS root plays the working directory.
 type resolver struct {
 	src     source

@@ -2,7 +2,7 @@ package config
 
 import "math"
 
-// Norm subject names (SCENARIO.md §10.1); RoleIndividual is REF-only.
+// Norm subject names (docs/rules.md, "Norms"); only the Java server has RoleIndividual.
 const (
 	NormCarry          = "Carry"
 	NormAdopt          = "Adopt"
@@ -10,7 +10,7 @@ const (
 )
 
 // carryFallback is Carry's quantity when optional.quantity is missing or
-// unusable (SCENARIO.md §10.5).
+// unusable (docs/rules.md, "Carry").
 var carryFallback = Bounds{Min: 0, Max: 4}
 
 // readRegulation reads match[i].regulation.
@@ -87,7 +87,7 @@ func readSubject(r *report, n *node, path, parentFile string) (NormSubject, bool
 	return s, true
 }
 
-// carryQuantity reads Carry's optional.quantity like REF: min is clamped at
+// carryQuantity reads Carry's optional.quantity like the Java server: min is clamped at
 // 0; a missing or unusable pair, or min > max, falls back to [0, 4] with a
 // warning rather than an error.
 func carryQuantity(r *report, o, optional *object) Bounds {
@@ -113,7 +113,7 @@ func carryQuantity(r *report, o, optional *object) Bounds {
 	return Bounds{Min: int(lo), Max: int(hi)}
 }
 
-// adoptPlaying reads Adopt's optional.playing: missing means 100 (REF, with
+// adoptPlaying reads Adopt's optional.playing: missing means 100 (the Java server, with
 // a warning); otherwise a percentage.
 func adoptPlaying(r *report, o, optional *object) (int, bool) {
 	path := keyPath(o.keyPath("optional"), "playing")

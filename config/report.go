@@ -3,7 +3,7 @@ package config
 import "fmt"
 
 // report collects what building a Config finds: errors (loading fails),
-// warnings (REF leniencies applied) and unknown keys (ignored, as in REF).
+// warnings (leniencies of the Java server applied) and unknown keys (ignored, as in the Java server).
 // Collecting instead of stopping at the first problem lets one run show
 // every mistake of a config.
 type report struct {
@@ -79,7 +79,7 @@ func (o *object) child(key string) (*object, bool) {
 	return o.r.object(o.opt(key), o.keyPath(key), o.file())
 }
 
-// finish records every key nobody asked about as unknown. REF ignores such
+// finish records every key nobody asked about as unknown. The Java server ignores such
 // keys; the official samples use that to comment keys out ("NOsetup").
 func (o *object) finish() {
 	for _, m := range o.n.members {

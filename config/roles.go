@@ -7,8 +7,8 @@ import (
 )
 
 // readRoles reads match[i].roles. The first role is the default role and
-// must define everything; later roles inherit what they omit (CONFIG.md
-// §6.2, SCENARIO.md §4): the default role's layer lies under each role's own
+// must define everything; later roles inherit what they omit
+// (docs/config.md, "Roles"; docs/rules.md, "Roles"): the default role's layer lies under each role's own
 // layer, and actions are the union, default's first, in config order.
 func readRoles(r *report, entry *object) ([]Role, bool) {
 	n, ok := entry.req("roles")

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// serverKeys lists the server block's keys in CONFIG.md §2 order; Defaulted
+// serverKeys lists the server block's keys in the order of docs/config.md, "The server block"; Defaulted
 // follows this order.
 var serverKeys = []string{
 	"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
@@ -15,8 +15,9 @@ var serverKeys = []string{
 // DefaultPort is the agent port when the server block names none.
 const DefaultPort = 12300
 
-// serverDefaults is the defaults layer of the server block: REF requires
-// every key, CONFIG.md §2 chooses these defaults instead. A function, not a
+// serverDefaults is the defaults layer of the server block: the Java server
+// requires every key, we use these defaults (docs/config.md, "The server
+// block"). A function, not a
 // package variable, so no caller can change the defaults of another.
 func serverDefaults() layer {
 	return layer{
@@ -138,7 +139,7 @@ func checkServerStrings(r *report, o *object, given layer) {
 		}
 	}
 	if level, ok := given["logLevel"].(string); ok && !slices.Contains(logLevels, level) {
-		// REF prints an unknown level like "normal" (CONFIG.md §13).
+		// The Java server prints an unknown level like "normal" (docs/config.md, "Logging").
 		r.warn(o.opt("logLevel").file, o.keyPath("logLevel"), "unknown log level %q, using \"normal\"", level)
 		given["logLevel"] = "normal"
 	}

@@ -87,7 +87,7 @@ func TestServerWarnings(t *testing.T) {
 		warning string
 		check   func(*testing.T, Server)
 	}{
-		{"launch seconds not a number (REF: start now)", edit{"conf.json", `"launch": "key"`, `"launch": "fives"`},
+		{"launch seconds not a number (the Java server: start now)", edit{"conf.json", `"launch": "key"`, `"launch": "fives"`},
 			`conf.json: server.launch: "five" is not a number of seconds, starting now`,
 			func(t *testing.T, s Server) { assert.Equal(t, "fives", s.Launch) }},
 		{"unknown log level acts as normal", edit{"conf.json", `"logLevel": "normal"`, `"logLevel": "verbose"`},

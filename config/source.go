@@ -20,7 +20,7 @@ type source interface {
 	readFile(name string) ([]byte, error)
 	exists(name string) bool
 	dir(name string) string
-	// join resolves rel against dir the way REF does: dir + "/" + rel, so a
+	// join resolves rel against dir the way the Java server does: dir + "/" + rel, so a
 	// rel starting with "/" is still relative to dir.
 	join(dir, rel string) string
 	// identity names a file uniquely, for include cycle detection.

@@ -2,7 +2,7 @@ package config
 
 import "fmt"
 
-// readTeams reads the "teams" block in file order (CONFIG.md §5: team order
+// readTeams reads the "teams" block in file order (docs/config.md, "Teams and accounts": team order
 // decides pairings and the order of teams in a match).
 func readTeams(r *report, root *object) ([]Team, bool) {
 	block, ok := root.child("teams")
@@ -35,7 +35,7 @@ func readTeams(r *report, root *object) ([]Team, bool) {
 }
 
 // checkTeamsPerMatch: round-robin and random draw teamsPerMatch teams from
-// the list, so there must be enough (REF exits otherwise).
+// the list, so there must be enough (the Java server exits otherwise).
 func checkTeamsPerMatch(r *report, root *object, s Server, teams []Team) {
 	if s.TournamentMode == ModeManual || s.TeamsPerMatch <= len(teams) {
 		return
@@ -48,7 +48,8 @@ func checkTeamsPerMatch(r *report, root *object, s Server, teams []Team) {
 }
 
 // checkAccountClashes fails when two teams produce the same account name
-// (REF lets the later team own it silently; CONFIG.md §5 suggests an error).
+// (the Java server lets the later team own it silently; we refuse it,
+// docs/config.md, "Teams and accounts").
 // Accounts are prefix+team+i: "agentA" with i=11 and "agentA1" with i=1
 // collide. Two stems s < t (t longer) collide exactly when t = s + r with r
 // digits not starting with '0' and s's account r+"1" exists, i.e.
@@ -101,8 +102,9 @@ func accountClash(a, b Team, maxTeamSize int) (string, bool) {
 
 // readManualMode reads "manual-mode", which only manual mode uses (the
 // official samples carry it in round-robin mode with an unknown team "C").
-// Every entry must name exactly teamsPerMatch distinct known teams: REF
-// silently drops unusable entries, CONFIG.md §3 suggests an error.
+// Every entry must name exactly teamsPerMatch distinct known teams: the Java
+// server silently drops unusable entries, we refuse them (docs/config.md,
+// "manual-mode").
 func readManualMode(r *report, root *object, s Server, teams []Team) [][]string {
 	n := root.opt("manual-mode")
 	if s.TournamentMode != ModeManual {

@@ -28,7 +28,7 @@ func TestAccountsCoverTheLargestTeamInTeamOrder(t *testing.T) {
 		edit{"conf.json", `"match": ["$(sim/sim.json)"]`, `"match": ["$(sim/sim.json)", "$(sim/big.json)"]`},
 		edit{"conf.json", baseTeams, `"B": {"prefix": "agent", "password": "b"}, "A": {"prefix": "bot", "password": "a"}`},
 	)
-	// A second simulation with 6 agents per team, given in DOC's array form.
+	// A second simulation with 6 agents per team, given in the documented array form.
 	big := replaceOnce(t, string(files["sim/sim.json"].Data), `{"standard": 4}`, `[{"a": 2}, {"b": 3, "c": 1}]`)
 	files["sim/big.json"] = mapFS(map[string]string{"f": big})["f"]
 	cfg, err := LoadFS(files, "conf.json")

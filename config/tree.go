@@ -38,7 +38,7 @@ func (k kind) String() string {
 }
 
 // node is one JSON value of a config file. Unlike map[string]any it keeps
-// the key order of objects (team order is file order, CONFIG.md §5), keeps
+// the key order of objects (team order is file order, docs/config.md, "Teams and accounts"), keeps
 // numbers as their literal text (no float64 rounding of int64 seeds) and
 // remembers the file it was written in, so that after includes are expanded
 // every error can still name the file holding the bad value. Nodes are

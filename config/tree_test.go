@@ -42,7 +42,7 @@ func TestDecodeTreeSyntaxErrorsHaveLineAndColumn(t *testing.T) {
 		{"empty file", "", "f.json:1:1: unexpected end of JSON input"},
 		{"trailing data", "{}\n}", "f.json:2:1: invalid character '}' after top-level value"},
 		{"column counts characters", `{"ä": ü}`, "f.json:1:7: invalid character 'Ã' looking for beginning of value"},
-		{"single quotes (REF is lenient, we are not)", `{'a': 1}`, "f.json:1:2: invalid character '\\'' looking for beginning of object key string"},
+		{"single quotes (the Java server is lenient, we are not)", `{'a': 1}`, "f.json:1:2: invalid character '\\'' looking for beginning of object key string"},
 		{"duplicate key", "{\"A\": 1,\n \"A\": 2}", `f.json:2:2: duplicate key "A"`},
 		{"duplicate key nested", `{"teams": {"A": {}, "B": {}, "A": {}}}`, `f.json:1:30: duplicate key "A"`},
 	}

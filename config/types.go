@@ -12,25 +12,25 @@ type Config struct {
 	Match      []Match    // one entry per simulation of a match, in order
 	Teams      []Team     // in file order
 
-	// Warnings lists the REF leniencies applied while loading, each as
+	// Warnings lists the leniencies of the Java server applied while loading, each as
 	// "file: key path: text" (e.g. a Carry norm without quantity got [0, 4]).
 	Warnings []string
 	// UnknownKeys lists ignored keys as "file: key path" for debug logging
-	// (REF ignores unknown keys; the samples comment keys out as "NOsetup").
+	// (the Java server ignores unknown keys; the samples comment keys out as "NOsetup").
 	UnknownKeys []string
 
 	res    resolver // where grid.file and setup were found; see ReadFile
 	digest []byte   // SHA-256 of the expanded config; see Checksum
 }
 
-// Tournament modes (CONFIG.md §9).
+// Tournament modes (docs/config.md, "Tournament modes").
 const (
 	ModeRoundRobin = "round-robin"
 	ModeManual     = "manual"
 	ModeRandom     = "random"
 )
 
-// Server is the "server" block with defaults applied (CONFIG.md §2).
+// Server is the "server" block with defaults applied (docs/config.md, "The server block").
 type Server struct {
 	TournamentMode string
 	TeamsPerMatch  int
@@ -71,7 +71,7 @@ type Team struct {
 // Bounds is an inclusive [min, max] pair.
 type Bounds struct{ Min, Max int }
 
-// Match is one simulation ("match" array entry), validated (CONFIG.md §6).
+// Match is one simulation ("match" array entry), validated (docs/config.md, "Match entries").
 type Match struct {
 	ID                  string
 	Steps               int
@@ -98,7 +98,7 @@ type Match struct {
 	AbsolutePosition    bool
 }
 
-// Role is a fully resolved role (CONFIG.md §6.2).
+// Role is a fully resolved role (docs/config.md, "Roles").
 type Role struct {
 	Name             string
 	Vision           int

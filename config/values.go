@@ -12,7 +12,7 @@ import (
 // number. An integer is any number with an integral value (5, 5.0, 5e0).
 
 // intRange is an inclusive range for an int setting. Plain ints are limited
-// to 32 bits like REF's Java ints, so arithmetic on them cannot overflow.
+// to 32 bits like the Java server's ints, so arithmetic on them cannot overflow.
 type intRange struct{ min, max int64 }
 
 func atLeast(n int64) intRange      { return intRange{n, math.MaxInt32} }

@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// Cell is the meaning of one bitmap pixel (CONFIG.md §7.1).
+// Cell is the meaning of one bitmap pixel (docs/config.md, "Terrain").
 type Cell uint8
 
 // Pixel meanings: black is an obstacle, red the centre of a radius-1 goal
@@ -28,7 +28,7 @@ type Bitmap struct {
 // At returns the cell of pixel (x, y), which must lie inside the bitmap.
 func (b *Bitmap) At(x, y int) Cell { return b.Cells[y*b.Width+x] }
 
-// classify compares RGB exactly and ignores alpha (the spec's suggestion):
+// classify compares RGB exactly and ignores alpha (docs/config.md, "Terrain"):
 // map makers paint with pure colours, and a transparent black is still black.
 func classify(r, g, b uint8) Cell {
 	switch {
@@ -78,7 +78,7 @@ func LoadBitmap(path string) (*Bitmap, error) {
 	return b, nil
 }
 
-// Overlay applies the bitmap to a W×H grid (CONFIG.md §7.1): pixel (x, y)
+// Overlay applies the bitmap to a W×H grid (docs/config.md, "Terrain"): pixel (x, y)
 // maps to cell (x, y) for x < min(W, Width), y < min(H, Height); the rest of
 // the grid is untouched. obstacles has W×H cells, true under black pixels.
 // goalCentres lists the red pixels column by column (x outer, y inner), which

@@ -15,8 +15,8 @@ const (
 )
 
 // decodeBMP reads an uncompressed Windows bitmap with a BITMAPINFOHEADER or
-// a later (V2..V5) header. The spec requires 24- and 32-bit (REF's shipped
-// maps); 1/4/8-bit palettes come almost for free and are what simple paint
+// a later (V2..V5) header. We must read 24- and 32-bit (the Java server's
+// shipped maps); 1/4/8-bit palettes come almost for free and are what simple paint
 // programs save. The pre-Windows-3 core header is not supported. The
 // standard library has no BMP decoder and maps may not import x/image, hence
 // this one.

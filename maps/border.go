@@ -1,8 +1,7 @@
 package maps
 
 // lineBorder marks the rings at distance j = 0 … width-1 from the edge
-// (CONFIG.md §7.2), literally as the spec writes them; cells off the grid are
-// clipped. Rings beyond max(W, H) are empty, so the loop stops there.
+// (docs/config.md, "Terrain"); cells off the grid are clipped. Rings beyond max(W, H) are empty, so the loop stops there.
 func (g *grid) lineBorder(width int) {
 	for j := 0; j < width && j < max(g.w, g.h); j++ {
 		for x := j; x < g.w-j; x++ {
@@ -16,7 +15,7 @@ func (g *grid) lineBorder(width int) {
 	}
 }
 
-// raggedBorder runs the four passes top, bottom, left, right (CONFIG.md §7.2).
+// raggedBorder runs the four passes top, bottom, left, right (docs/config.md, "Terrain").
 // Each pass restarts at cur = width and draws one Int(3) per column (row), in
 // that order; the thickness walks by -1, 0 or +1 and never drops below 1.
 func (g *grid) raggedBorder(width int, rng Rand) {

@@ -1,6 +1,6 @@
 package maps
 
-// cave is the "cave" instruction (CONFIG.md §7.2): a random fill, then rounds
+// cave is the "cave" instruction (docs/config.md, "Terrain"): a random fill, then rounds
 // of a cellular automaton on the torus that also reshapes earlier marks.
 func (g *grid) cave(p float64, rounds, createLimit, survivalLimit int, rng Rand) {
 	// Fill: x outer, y inner is the draw order. One draw per cell even when p
@@ -29,7 +29,7 @@ func (g *grid) cave(p float64, rounds, createLimit, survivalLimit int, rng Rand)
 
 // caveRound computes one automaton round from cur into next and reports
 // whether anything changed. n counts the marked cells among the 8 torus
-// neighbours; an empty cell needs n > createLimit to be born (REF, spec S21),
+// neighbours; an empty cell needs n > createLimit to be born (as in the Java server; docs/config.md, "Terrain"),
 // a marked one survives with n >= survivalLimit. On grids 1 or 2 cells wide
 // the wrapped neighbours repeat (even the cell itself when W or H is 1); they
 // are counted once per neighbour position, as the modular formula does.

@@ -9,7 +9,7 @@ import (
 	"github.com/massim-go/massim/maps/internal/pcgrand"
 )
 
-// naiveRound is the spec's formula written plainly: 8 neighbour positions,
+// naiveRound is the automaton's rule written plainly: 8 neighbour positions,
 // modular wrap, counted with repeats.
 func naiveRound(w, h int, cur []bool, createLimit, survivalLimit int) []bool {
 	next := make([]bool, len(cur))

@@ -2,9 +2,9 @@ package maps
 
 import "fmt"
 
-// Generate runs the terrain instructions of CONFIG.md §7.2 in order on a W×H
+// Generate runs the terrain instructions of docs/config.md, "Terrain" in order on a W×H
 // boolean map (index y*W+x, true = obstacle), initially all false, and returns
-// it. Draws come from rng in the exact order of the spec. Unknown instruction
+// it. Draws come from rng in the documented order (docs/config.md, "Terrain"). Unknown instruction
 // names are skipped; every known instruction is validated before the first
 // draw, so a bad config fails without consuming randomness.
 func Generate(w, h int, instructions []Instruction, rng Rand) ([]bool, error) {
@@ -37,7 +37,7 @@ type grid struct {
 }
 
 // mark sets (x, y) if it lies on the grid. Borders wider than half the map
-// would index outside it; the spec does not say, so they are clipped.
+// would index outside it; the Java server does not say, so they are clipped.
 func (g *grid) mark(x, y int) {
 	if x >= 0 && x < g.w && y >= 0 && y < g.h {
 		g.cells[y*g.w+x] = true

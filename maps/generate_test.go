@@ -82,7 +82,7 @@ func TestGenerateDeterministic(t *testing.T) {
 	assert.NotEqual(t, a, c, "another seed, another map")
 }
 
-// Generate consumes exactly the spec's draws: W·H Floats for a cave and
+// Generate consumes exactly the documented draws: W·H Floats for a cave and
 // 2W+2H Int(3) for a ragged border, nothing hidden.
 func TestGenerateDrawCount(t *testing.T) {
 	rng := newRand(9)

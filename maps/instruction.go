@@ -12,14 +12,14 @@ type Instruction struct {
 	Args []float64
 }
 
-// Instruction names (CONFIG.md §7.2).
+// Instruction names (docs/config.md, "Terrain").
 const (
 	InstrCave         = "cave"
 	InstrLineBorder   = "line-border"
 	InstrRaggedBorder = "ragged-border"
 )
 
-// Parameter bounds. The spec gives none; these keep absurd configs from
+// Parameter bounds. The Java server checks none; these keep absurd configs from
 // hanging set-up (a border wider than the map is simply clipped, so 100000 is
 // no real limit) while allowing every meaningful value: 8 neighbours bound
 // the automaton limits, and a cave reaches a fixed point long before 1000

@@ -3,7 +3,7 @@ package maps
 // Pos is a cell of the grid, (0,0) top-left, x east, y south.
 type Pos struct{ X, Y int }
 
-// wrapIndex maps p onto the torus (non-negative modulo, SCENARIO.md §1.1) and
+// wrapIndex maps p onto the torus (non-negative modulo, docs/rules.md, "The grid") and
 // returns its flat index.
 func wrapIndex(w, h int, p Pos) int {
 	x, y := p.X%w, p.Y%h

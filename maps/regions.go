@@ -1,7 +1,7 @@
 package maps
 
 // Regions labels the connected free areas of a W×H torus (4-neighbourhood,
-// wrapping in both axes; SCENARIO.md §1.1). label[i] is the region of cell i,
+// wrapping in both axes; docs/rules.md, "The grid"). label[i] is the region of cell i,
 // or -1 for blocked cells; regions are numbered 0 … count-1 in row-major
 // order of their first cell, so labels are deterministic.
 func Regions(w, h int, blocked []bool) (label []int32, count int) {

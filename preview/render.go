@@ -141,7 +141,7 @@ func (m *canvas) index(x, y int) int {
 	return y*m.w + x
 }
 
-// cover marks the cells of each zone: area(centre, r), SCENARIO.md §1.5.
+// cover marks the cells of each zone: area(centre, r), docs/rules.md, "The grid".
 func (m *canvas) cover(zones []scenario.ZoneSnapshot, in []bool) {
 	for _, z := range zones {
 		for dx := -z.R; dx <= z.R; dx++ {

@@ -9,10 +9,10 @@ import (
 )
 
 // UnknownActionType is the action name given to an action without a "type"
-// string (PROTOCOL.md §2.7).
+// string (docs/protocol.md, "action").
 const UnknownActionType = "unknown_action"
 
-// decodeAction applies the lenient rules of PROTOCOL.md §2.7: a missing or
+// decodeAction applies the lenient rules of docs/protocol.md, "action": a missing or
 // invalid id becomes NoID, a missing or non-string type becomes
 // UnknownActionType, a missing or non-array p becomes [], and each parameter is
 // converted to a string. Unknown keys are ignored.
@@ -32,7 +32,7 @@ func decodeAction(content []byte) (Action, error) {
 	return a, nil
 }
 
-// actionID reads an id given as a JSON integer or as a decimal string (REF's
+// actionID reads an id given as a JSON integer or as a decimal string (the Java server's
 // JSON library accepts both). Anything else, floats like 1.0 or 1e3 included,
 // is NoID.
 func actionID(raw json.RawMessage) int64 {

@@ -12,7 +12,7 @@ import (
 //
 // Only standard JSON is accepted. Keys of the envelope and of the messages a
 // client sends (auth-request, action) are matched case-sensitively; an action
-// follows the lenient rules of PROTOCOL.md §2.7 (see decodeAction). Decoded
+// follows the lenient rules of docs/protocol.md, "action" (see decodeAction). Decoded
 // values are normalised so that they re-encode to the same value: every array
 // is non-nil, and events carry exactly the fields of their form.
 //
@@ -84,7 +84,7 @@ func unmarshalContent[M Message](content []byte, normalise func(*M)) (Message, e
 }
 
 // decodeAuthRequest reads user and pw; missing or non-string keys count as
-// empty strings (PROTOCOL.md §2.1), which normally fails authentication.
+// empty strings (docs/protocol.md, "auth-request and auth-response"), which normally fails authentication.
 func decodeAuthRequest(content []byte) (AuthRequest, error) {
 	fields, err := decodeObject(content)
 	if err != nil {

@@ -144,7 +144,7 @@ func TestDecodeServerMessages(t *testing.T) {
 		}}},
 		{"sim-start with missing role arrays", `{"type":"sim-start","content":{"percept":{"roles":[{"name":"r"}]}}}`,
 			SimStart{Percept: InitialPercept{Roles: []RoleInfo{{Name: "r", Actions: []string{}, Speed: []int{}}}}}},
-		{"request-action from SCENARIO §14.4", specExamples[7], RequestAction{ID: 18, Time: 1663837035000, Deadline: 1663837039000, Step: 18,
+		{"request-action with every kind of thing, event, task and norm", specExamples[7], RequestAction{ID: 18, Time: 1663837035000, Deadline: 1663837039000, Step: 18,
 			Percept: StepPercept{
 				Score: 40, LastAction: "move", LastActionResult: "success", LastActionParams: []string{"n"},
 				Energy: 97, Role: "worker",

@@ -4,13 +4,13 @@
 //
 // It knows no game rules and owns no sockets: readers and writers work on any
 // io.Reader / io.Writer, so the same code serves the server, our client library,
-// tests and fuzzers. See ../shared/spec/PROTOCOL.md.
+// tests and fuzzers. The protocol is documented in docs/protocol.md.
 //
 // The pieces:
 //
 //   - FrameReader / WriteFrame / FrameWriter: 0-byte framing with a maximum
 //     frame length (oversized frames are skipped, never buffered).
-//   - Decode: frame body → message value, lenient where the spec says so
+//   - Decode: frame body → message value, lenient where docs/protocol.md says so
 //     (actions), strict JSON otherwise; errors wrap ErrMalformed or ErrUnknownType.
 //   - Marshal / AppendMessage: message → compact JSON; every message is encoded
 //     by hand (no reflection), request-action without allocations

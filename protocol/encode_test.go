@@ -178,7 +178,7 @@ func TestAppendMessageAppends(t *testing.T) {
 	assert.Equal(t, `prefix{"type":"bye","content":{}}`, string(out))
 }
 
-// Every example of the spec decodes, re-encodes and decodes to the same value.
+// Every example frame decodes, re-encodes and decodes to the same value.
 func TestSpecExamplesRoundTrip(t *testing.T) {
 	for _, frame := range specExamples {
 		m, err := Decode([]byte(frame))

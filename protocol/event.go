@@ -1,6 +1,6 @@
 package protocol
 
-// Event types and survey targets (SCENARIO.md §14.3).
+// Event types and survey targets (docs/protocol.md, "Events").
 const (
 	EventHit      = "hit"
 	EventSurveyed = "surveyed"

@@ -1,7 +1,7 @@
 package protocol
 
-// Example frames from PROTOCOL.md §2 and SCENARIO.md §14.4, one or more per
-// message type. They seed the fuzzers and drive the round-trip tests.
+// Example frames, one or more per message type (docs/protocol.md,
+// "Messages"). They seed the fuzzers and drive the round-trip tests.
 
 const scenarioExamplePercept = `{"score":40,"lastAction":"move","lastActionResult":"success","lastActionParams":["n"],
  "energy":97,"deactivated":false,"role":"worker",

@@ -29,7 +29,7 @@ func (e *FrameTooLargeError) Error() string {
 }
 
 // FrameReader splits a byte stream into frames: message bodies terminated by
-// a single 0 byte (PROTOCOL.md §1). It is not safe for concurrent use.
+// a single 0 byte (docs/protocol.md, "Transport and framing"). It is not safe for concurrent use.
 //
 // Memory use is bounded by the read buffer plus maxLen: an oversized frame is
 // skipped as it streams past, never buffered.

@@ -98,7 +98,7 @@ func appendFloat(dst []byte, f float64) ([]byte, error) {
 }
 
 // appendArray writes list as a JSON array, each element by elem; a nil or
-// empty list is [] (clients require every key, PROTOCOL.md §2.6).
+// empty list is [] (clients require every key, docs/protocol.md, "The step percept").
 func appendArray[T any](dst []byte, list []T, elem func([]byte, T) []byte) []byte {
 	dst = append(dst, '[')
 	for i, v := range list {

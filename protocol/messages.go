@@ -42,7 +42,7 @@ type AuthResponse struct {
 // StatusRequest asks for the server's tournament status. It has no fields.
 type StatusRequest struct{}
 
-// StatusResponse describes the current match (PROTOCOL.md §2.4).
+// StatusResponse describes the current match (docs/protocol.md, "status-request and status-response").
 type StatusResponse struct {
 	Time              int64    `json:"time"`
 	Teams             []string `json:"teams"`
@@ -56,7 +56,7 @@ type SimStart struct {
 	Percept InitialPercept `json:"percept"`
 }
 
-// InitialPercept is the static part of what an agent knows (SCENARIO.md §14.1).
+// InitialPercept is the static part of what an agent knows (docs/protocol.md, "sim-start").
 type InitialPercept struct {
 	Name     string     `json:"name"`
 	Team     string     `json:"team"`
@@ -89,7 +89,7 @@ type RequestAction struct {
 	Percept  StepPercept `json:"percept"`
 }
 
-// StepPercept is what an agent perceives in one step (SCENARIO.md §14.2).
+// StepPercept is what an agent perceives in one step (docs/protocol.md, "The step percept").
 // Every field except AbsolutePosition is always written, empty arrays as [].
 type StepPercept struct {
 	Score            int64    `json:"score"`
@@ -130,7 +130,7 @@ const (
 	ThingMarker    = "marker"
 )
 
-// Event is a per-agent event (SCENARIO.md §14.3): "hit" or "surveyed".
+// Event is a per-agent event (docs/protocol.md, "Events"): "hit" or "surveyed".
 // Only the keys of the event's form are written.
 type Event struct {
 	Type     string `json:"type"`
@@ -159,7 +159,7 @@ type TaskRequirement struct {
 	Details string `json:"details"`
 }
 
-// Norm is an approved norm as perceived (SCENARIO.md §10.8).
+// Norm is an approved norm as perceived (docs/protocol.md, "Tasks and norms").
 type Norm struct {
 	Name         string            `json:"name"`
 	Start        int               `json:"start"`
@@ -177,7 +177,7 @@ type NormRequirement struct {
 }
 
 // Action is an agent's answer to a RequestAction. Params are already
-// converted to strings as PROTOCOL.md §2.7 prescribes; a missing "type"
+// converted to strings as docs/protocol.md, "action" prescribes; a missing "type"
 // decodes as "unknown_action" and a missing "p" as an empty list.
 type Action struct {
 	ID     int64    `json:"id"`

@@ -26,7 +26,7 @@ func AppendRequestAction(dst []byte, ra *RequestAction) []byte {
 }
 
 // AppendStepPercept appends p as a JSON object. Nil arrays are written as []
-// (clients require every key, PROTOCOL.md §2.6); absolutePosition only when
+// (clients require every key, docs/protocol.md, "The step percept"); absolutePosition only when
 // set; events with the keys of their form (CanonicalEvent).
 func AppendStepPercept(dst []byte, p *StepPercept) []byte {
 	dst = append(dst, `{"score":`...)

@@ -1,5 +1,5 @@
 // Package replays writes and reads replays in the official MASSim 2022 folder
-// layout (REPLAY.md §1): one folder per simulation holding static.json and
+// layout (docs/replays.md, "Replay folders"): one folder per simulation holding static.json and
 // one group file per five steps (0.json also holds the initial step -1).
 //
 // Writer is fed snapshots from the step loop and does all encoding and disk

@@ -14,7 +14,7 @@ const StaticFile = "static.json"
 const GroupSize = 5
 
 // GroupOf is the first step of the group file holding step: 5·⌊step/5⌋ for
-// step ≥ 0, and 0 for the initial snapshot -1 (REPLAY.md §1.1).
+// step ≥ 0, and 0 for the initial snapshot -1 (docs/replays.md, "Group files").
 func GroupOf(step int) int {
 	if step <= 0 {
 		return 0
@@ -26,7 +26,7 @@ func GroupOf(step int) int {
 func GroupFile(group int) string { return strconv.Itoa(group) + ".json" }
 
 // FolderName is the folder of a simulation inside the replay path:
-// <matchStart yyyy-MM-dd-HH-mm-ss>-<simName> (REPLAY.md §1), in local time
+// <matchStart yyyy-MM-dd-HH-mm-ss>-<simName> (docs/replays.md, "Replay folders"), in local time
 // like the official server.
 func FolderName(matchStart time.Time, sim string) string {
 	return filestamp.Format(matchStart) + "-" + sim

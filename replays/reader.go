@@ -203,7 +203,7 @@ func (r *Replay) order(scores []scenario.TeamScore) []int64 {
 	return out
 }
 
-// ParseStatic reads a static world document (REPLAY.md §1.2), keeping the
+// ParseStatic reads a static world document (docs/replays.md, "static.json"), keeping the
 // teams in the order of the file (the official server writes them in match
 // order too, though as a JSON object).
 func ParseStatic(data []byte) (scenario.Static, error) {

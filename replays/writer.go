@@ -43,7 +43,7 @@ type WriterOptions struct {
 // readers (and a server killed at any moment) never see a half-written
 // file. static.json and each complete group file are fsynced before their
 // rename and the folder is fsynced after it, so they survive a power loss;
-// the rewrites of the group in progress (REF rewrites it after every step too)
+// the rewrites of the group in progress (the Java server rewrites it after every step too)
 // are not fsynced: at worst the last, incomplete group falls back to an
 // earlier version or is missing.
 //

@@ -47,7 +47,7 @@ func param(params []string, i int) (string, bool) {
 	return params[i], true
 }
 
-// intParam is parameter i as an integer parameter of §8.1: a decimal int32
+// intParam is parameter i as an integer parameter of docs/rules.md, "Action parameters": a decimal int32
 // with an optional sign and nothing else.
 func intParam(params []string, i int) (int, bool) {
 	s, ok := param(params, i)

@@ -2,7 +2,7 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// attach is §8.4.
+// attach is the attach action (docs/rules.md, "attach").
 func (w *World) attach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
@@ -30,7 +30,7 @@ func (w *World) attach(e *entity, params []string) string {
 	return protocol.ResultSuccess
 }
 
-// detach is §8.5: only the direct link between agent and thing goes.
+// detach is the detach action (docs/rules.md, "detach"): only the direct link between agent and thing goes.
 func (w *World) detach(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {

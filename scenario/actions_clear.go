@@ -2,7 +2,7 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// clearAction is §8.11: clear one cell within the role's reach, paying energy.
+// clearAction is the clear action (docs/rules.md, "clear"): clear one cell within the role's reach, paying energy.
 func (w *World) clearAction(e *entity, params []string) string {
 	off, ok := offsetParams(params, 0)
 	if !ok {
@@ -31,8 +31,8 @@ func (w *World) clearAction(e *entity, params []string) string {
 			targets = append(targets, t)
 		}
 	})
-	// REF applies a loss of 0 to everyone on the cell first: an entity at
-	// energy 0 is deactivated again (§3) and drops what it holds.
+	// The Java server applies a loss of 0 to everyone on the cell first: an entity at
+	// energy 0 is deactivated again (docs/rules.md, "Entities, energy and deactivation") and drops what it holds.
 	for _, v := range victims {
 		w.loseEnergy(v.entity, 0)
 	}
@@ -62,7 +62,7 @@ func (w *World) clearAction(e *entity, params []string) string {
 	return protocol.ResultFailedTarget
 }
 
-// attachedToEntity reports whether t's structure holds an entity other than t (§5).
+// attachedToEntity reports whether t's structure holds an entity other than t (docs/rules.md, "Attachments and structures").
 func (w *World) attachedToEntity(t *thing) bool {
 	if len(t.links) == 0 {
 		return false

@@ -2,7 +2,7 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// connect is §8.7: two agents of a team each name the other in the same
+// connect is the connect action (docs/rules.md, "connect"): two agents of a team each name the other in the same
 // step; whichever comes first in the second pass evaluates the pair and both
 // get its result.
 func (w *World) connect(e *entity, params []string) string {
@@ -28,7 +28,7 @@ func (w *World) connect(e *entity, params []string) string {
 	return result
 }
 
-// connectBlocks is the joint evaluation of §8.7 (checks 5–12).
+// connectBlocks is the joint evaluation of docs/rules.md, "connect" (checks 5–10).
 func (w *World) connectBlocks(e *entity, own Pos, partner *entity, theirs Pos) string {
 	b1 := w.things.unique(w.g.wrap(e.t.pos.Add(own)))
 	b2 := w.things.unique(w.g.wrap(partner.t.pos.Add(theirs)))
@@ -54,7 +54,7 @@ func (w *World) connectBlocks(e *entity, own Pos, partner *entity, theirs Pos) s
 	return protocol.ResultSuccess
 }
 
-// disconnect is §8.8: any direct link inside the agent's structure can be cut.
+// disconnect is the disconnect action (docs/rules.md, "disconnect"): any direct link inside the agent's structure can be cut.
 func (w *World) disconnect(e *entity, params []string) string {
 	p1, ok1 := offsetParams(params, 0)
 	p2, ok2 := offsetParams(params, 2)

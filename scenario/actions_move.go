@@ -2,13 +2,14 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// maxSpeed is §4's maxSpeed(n) for the entity's role, n = structureSize - 1.
+// maxSpeed is the speed of docs/rules.md, "Roles" for the entity's role and
+// a structure of structureSize things: speed[min(n, len-1)], n = structureSize - 1.
 func (w *World) maxSpeed(e *entity, structureSize int) int {
 	speed := w.roles[e.role].Speed
 	return speed[min(structureSize-1, len(speed)-1)]
 }
 
-// move is §8.3: the whole structure moves, as far as the speed of its size allows.
+// move is the move action (docs/rules.md, "move"): the whole structure moves, as far as the speed of its size allows.
 func (w *World) move(e *entity, params []string) string {
 	if len(params) == 0 {
 		return protocol.ResultFailedParameter
@@ -68,7 +69,7 @@ func (w *World) blockedFor(s structure, cell Pos) bool {
 	return false
 }
 
-// rotate is §8.6: the structure turns 90° about the agent; only the target
+// rotate is the rotate action (docs/rules.md, "rotate"): the structure turns 90° about the agent; only the target
 // cells must be free.
 func (w *World) rotate(e *entity, params []string) string {
 	p, _ := param(params, 0)
@@ -87,7 +88,7 @@ func (w *World) rotate(e *entity, params []string) string {
 			return protocol.ResultFailed
 		}
 		// On a grid narrower than the structure two things could land on
-		// one cell (the spec is silent); refuse rather than stack them.
+		// one cell (the rules are silent); refuse rather than stack them.
 		for _, earlier := range targets[:i] {
 			if earlier == targets[i] {
 				return protocol.ResultFailed

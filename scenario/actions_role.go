@@ -2,7 +2,7 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// adopt is §8.12 (adapt is the same action): take a role inside a role zone.
+// adopt is the adopt action (docs/rules.md, "adopt") (adapt is the same action): take a role inside a role zone.
 func (w *World) adopt(e *entity, params []string) string {
 	name, ok := param(params, 0)
 	role := w.roleIndex(name)
@@ -26,7 +26,7 @@ func (w *World) roleIndex(name string) int {
 	return -1
 }
 
-// survey is §8.13: form A (one target word) measures the distance to the
+// survey is the survey action (docs/rules.md, "survey"): form A (one target word) measures the distance to the
 // nearest dispenser or zone centre, form B (x, y) inspects an entity.
 func (w *World) survey(e *entity, params []string) string {
 	switch len(params) {

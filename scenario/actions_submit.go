@@ -2,7 +2,7 @@ package scenario
 
 import "github.com/massim-go/massim/protocol"
 
-// request is §8.9: a new, unattached block on a free dispenser cell.
+// request is the request action (docs/rules.md, "request"): a new, unattached block on a free dispenser cell.
 func (w *World) request(e *entity, params []string) string {
 	d, ok := dirParam(params, 0)
 	if !ok {
@@ -20,7 +20,7 @@ func (w *World) request(e *entity, params []string) string {
 	return protocol.ResultSuccess
 }
 
-// submit is §8.10: the requirement blocks, in the agent's own frame and held
+// submit is the submit action (docs/rules.md, "submit"): the requirement blocks, in the agent's own frame and held
 // through its structure, are consumed for the task's reward.
 func (w *World) submit(e *entity, params []string) string {
 	name, _ := param(params, 0)

@@ -1,6 +1,6 @@
 package scenario
 
-// clearEvent is a pending clear event (SCENARIO.md §9).
+// clearEvent is a pending clear event (docs/rules.md, "Clear events").
 type clearEvent struct {
 	centre  Pos
 	radius  int
@@ -8,7 +8,7 @@ type clearEvent struct {
 }
 
 // Marker types, one bit each: a cell shows each type at most once, however
-// many events mark it (REF collects percept things in a set).
+// many events mark it (the Java server collects percept things in a set).
 const (
 	markerCI    uint8 = 1 << iota // "ci": clear imminent
 	markerClear                   // "clear"
@@ -21,7 +21,7 @@ var markerNames = [...]struct {
 	name string
 }{{markerCI, "ci"}, {markerClear, "clear"}, {markerCP, "cp"}}
 
-// createClearEvent is §7.1 item 6.
+// createClearEvent is item 6 of docs/rules.md, "Preparation of a step".
 func (w *World) createClearEvent() {
 	if w.rng.Int(100) >= w.p.Events.Chance {
 		return
@@ -31,7 +31,7 @@ func (w *World) createClearEvent() {
 	w.clears = append(w.clears, &clearEvent{centre: centre, radius: radius, resolve: w.step + w.p.Events.Warning})
 }
 
-// processClearEvents is §7.1 item 7: due events resolve, the others mark
+// processClearEvents is item 7 of docs/rules.md, "Preparation of a step": due events resolve, the others mark
 // their area for this step.
 func (w *World) processClearEvents() {
 	pending := w.clears[:0]
@@ -47,7 +47,7 @@ func (w *World) processClearEvents() {
 	w.clears = pending
 }
 
-// placeMarkers is §9.2.
+// placeMarkers places the markers of docs/rules.md, "Clear events".
 func (w *World) placeMarkers(c *clearEvent) {
 	inner := markerClear
 	if c.resolve-w.step <= 2 {
@@ -66,7 +66,7 @@ func (w *World) placeMarkers(c *clearEvent) {
 	})
 }
 
-// removeMarkers is §7.1 item 2.
+// removeMarkers is item 2 of docs/rules.md, "Preparation of a step".
 func (w *World) removeMarkers() {
 	for _, i := range w.markedCells {
 		w.markers[i] = 0
@@ -74,7 +74,7 @@ func (w *World) removeMarkers() {
 	w.markedCells = w.markedCells[:0]
 }
 
-// resolveClearEvent is §9.3: everyone in the area is drained and
+// resolveClearEvent is the strike of docs/rules.md, "Clear events": everyone in the area is drained and
 // deactivated, every block and obstacle there destroyed (held or not), and
 // new obstacles scattered around the centre.
 func (w *World) resolveClearEvent(c *clearEvent) {

@@ -79,7 +79,7 @@ func TestClearEvent_OverlappingEventsShowEachMarkerType(t *testing.T) {
 		&clearEvent{centre: Pos{10, 11}, radius: 1, resolve: 1},
 		&clearEvent{centre: Pos{10, 10}, radius: 0, resolve: 9})
 	p := tw.percept(e)
-	assert.Equal(t, []string{"ci", "clear"}, markersAt(p, 0, 0), "identical markers appear once, as in REF")
+	assert.Equal(t, []string{"ci", "clear"}, markersAt(p, 0, 0), "identical markers appear once, as in the Java server")
 	assert.Empty(t, tw.Snapshot().Blocks, "markers are not part of snapshots")
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// connectScene is the example of SCENARIO.md §8.7: a at (3,3) holds (3,4)
+// connectScene is the example of docs/rules.md, "connect": a at (3,3) holds (3,4)
 // and (3,5); b at (3,7) holds (3,6).
 type connectScene struct {
 	tw     *testWorld

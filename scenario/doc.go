@@ -6,7 +6,8 @@
 // randomness comes from the World's RNG, seeded from Params.Seed, and every
 // collection that can influence the game or its output is iterated in a fixed
 // order, so the same seed and the same actions always give the same match.
-// See ../shared/spec/SCENARIO.md and REPLAY.md §3.
+// The rules are documented in docs/rules.md, snapshots in docs/replays.md,
+// "Snapshots".
 //
 // A simulation is driven from outside, one step at a time:
 //
@@ -20,7 +21,7 @@
 //
 // A World is not safe for concurrent use; snapshots and percepts it has
 // handed out are never modified afterwards and may be read anywhere.
-// Setup files (CONFIG.md §8) are parsed by ParseSetup into Params.Setup and
+// Setup files (docs/config.md, "Setup files") are parsed by ParseSetup into Params.Setup and
 // applied by New before step 0. Package scenariotest has a random player
 // for tests and benchmarks.
 package scenario

@@ -69,7 +69,7 @@ func TestEnergy_DeactivationLastsDStepsAndEndsWithRefreshEnergy(t *testing.T) {
 	for s := 1; s <= 10; s++ {
 		p := tw.percept(e)
 		require.True(t, p.Deactivated, "step %d", s)
-		assert.Equal(t, s, p.Energy, "energy grows while deactivated (REF, §16 S2)")
+		assert.Equal(t, s, p.Energy, "energy grows while deactivated, as in the Java server")
 		require.NoError(t, tw.Execute(nil))
 		assert.Equal(t, protocol.ResultFailedStatus, e.result, "every action fails while deactivated")
 	}

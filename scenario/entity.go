@@ -5,7 +5,7 @@ import "github.com/massim-go/massim/protocol"
 // resultUnprocessed marks an action between the first and second pass.
 const resultUnprocessed = "unprocessed"
 
-// entity is the state of one agent's body (SCENARIO.md §3).
+// entity is the state of one agent's body (docs/rules.md, "Entities, energy and deactivation").
 type entity struct {
 	t        *thing
 	name     string
@@ -30,7 +30,8 @@ type perceptSizes struct{ things, attached, goalZones, roleZones int }
 
 func (e *entity) deactivated() bool { return e.disabled > 0 }
 
-// loseEnergy applies §3 "lose energy by k": energy never drops below 0, and
+// loseEnergy is "losing k energy" of docs/rules.md, "Entities, energy and
+// deactivation": energy never drops below 0, and
 // reaching 0 (re)starts the deactivation even for k = 0.
 func (w *World) loseEnergy(e *entity, k int) {
 	e.energy = max(e.energy-k, 0)
@@ -45,7 +46,7 @@ func (w *World) deactivate(e *entity) {
 	w.things.unlinkAll(e.t)
 }
 
-// preStep is the per-step countdown and recharge of §3.
+// preStep is the per-step countdown and recharge of docs/rules.md, "Entities, energy and deactivation".
 func (w *World) preStep(e *entity) {
 	if e.disabled > 0 {
 		e.disabled--

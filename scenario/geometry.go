@@ -6,7 +6,7 @@ type Pos struct{ X, Y int }
 // Add returns p shifted by d.
 func (p Pos) Add(d Pos) Pos { return Pos{p.X + d.X, p.Y + d.Y} }
 
-// direction parses a direction parameter (SCENARIO.md §1.2).
+// direction parses a direction parameter (docs/rules.md, "The grid").
 func direction(s string) (Pos, bool) {
 	switch s {
 	case "n":
@@ -21,7 +21,7 @@ func direction(s string) (Pos, bool) {
 	return Pos{}, false
 }
 
-// grid is the torus geometry of SCENARIO.md §1.
+// grid is the torus geometry of docs/rules.md, "The grid".
 type grid struct{ w, h int }
 
 func mod(a, n int) int {
@@ -41,7 +41,7 @@ func (g grid) index(p Pos) int { return p.Y*g.w + p.X }
 // pos is the position of a cell index.
 func (g grid) pos(i int) Pos { return Pos{i % g.w, i / g.w} }
 
-// distance is the Manhattan distance on the torus (§1.3).
+// distance is the Manhattan distance on the torus (docs/rules.md, "The grid").
 func (g grid) distance(a, b Pos) int {
 	dx, dy := abs(a.X-b.X), abs(a.Y-b.Y)
 	if 2*dx > g.w {
@@ -53,7 +53,7 @@ func (g grid) distance(a, b Pos) int {
 	return dx + dy
 }
 
-// relative is the position of p as seen from o (§1.4).
+// relative is the position of p as seen from o (docs/rules.md, "The grid").
 func (g grid) relative(o, p Pos) Pos {
 	return Pos{relAxis(p.X-o.X, g.w), relAxis(p.Y-o.Y, g.h)}
 }
@@ -68,7 +68,7 @@ func relAxis(d, n int) int {
 	return d
 }
 
-// rotate turns p by 90° about c (§1.6).
+// rotate turns p by 90° about c (docs/rules.md, "The grid").
 func (g grid) rotate(c, p Pos, clockwise bool) Pos {
 	r := g.relative(c, p)
 	if clockwise {
@@ -79,8 +79,8 @@ func (g grid) rotate(c, p Pos, clockwise bool) Pos {
 	return g.wrap(c.Add(r))
 }
 
-// area enumerates area(c, r) in the order of §1.5, without repeated cells
-// (they only occur on grids smaller than 2r+1; see the Suggestion in §1.5).
+// area enumerates area(c, r) in the order of docs/rules.md, "The grid", without repeated cells
+// (they only occur on grids smaller than 2r+1, where a cell counts once).
 // The callback gets the wrapped cell and its offset from c.
 func (g grid) area(c Pos, r int, visit func(cell, offset Pos)) {
 	small := g.w < 2*r+1 || g.h < 2*r+1

@@ -115,7 +115,7 @@ type invariantChecker struct {
 	startPos   []Pos
 	scores     []int64
 	wasActive  []bool
-	mayCarry   []bool // deactivated in an action phase, then attached by its own action (§16 S26)
+	mayCarry   []bool // deactivated in an action phase, then attached by its own action (as in the Java server; docs/rules.md, "Action phase")
 }
 
 func newInvariantChecker(t *testing.T, w *World) *invariantChecker {
@@ -218,7 +218,7 @@ func (c *invariantChecker) afterExecute() {
 
 func (c *invariantChecker) index(e *entity) int { return slices.Index(c.w.entities, e) }
 
-// perceptKeys are the keys of PROTOCOL.md §2.6, all always present.
+// perceptKeys are the keys of docs/protocol.md, "The step percept", all always present.
 var perceptKeys = []string{"score", "things", "tasks", "norms", "energy", "deactivated", "lastAction",
 	"lastActionResult", "lastActionParams", "events", "role", "attached", "violations", "goalZones", "roleZones"}
 

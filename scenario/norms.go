@@ -2,7 +2,7 @@ package scenario
 
 import "strconv"
 
-// Norm subjects (SCENARIO.md §10.5–10.7) and levels.
+// Norm subjects (docs/rules.md, "Norms") and levels.
 const (
 	SubjectCarry          = "Carry"
 	SubjectAdopt          = "Adopt"
@@ -12,7 +12,7 @@ const (
 	levelTeam       = "team"
 )
 
-// norm is an approved or expired norm (SCENARIO.md §10.2).
+// norm is an approved or expired norm (docs/rules.md, "Life of a norm").
 type norm struct {
 	name       string
 	created    int
@@ -42,7 +42,7 @@ type violation struct {
 	who  string
 }
 
-// regulate is §10.4: every norm active now punishes its violators (those
+// regulate is the punishment of docs/rules.md, "Punishment": every norm active now punishes its violators (those
 // still active lose energy) and records all of them for this step.
 func (w *World) regulate() {
 	w.violations = w.violations[:0]
@@ -96,7 +96,7 @@ func (w *World) violators(n *norm, out []*entity) []*entity {
 	return out
 }
 
-// createNorm is §10.3, the norm officer's step.
+// createNorm is the norm officer's step (docs/rules.md, "Creating norms").
 func (w *World) createNorm() {
 	reg := w.p.Regulation
 	if len(reg.Subjects) == 0 {
@@ -148,7 +148,7 @@ func (w *World) createNorm() {
 	w.norms = append(w.norms, n)
 }
 
-// setUpCarry is §10.5: at most limit things besides the entity itself.
+// setUpCarry sets up a Carry norm (docs/rules.md, "Carry"): at most limit things besides the entity itself.
 func (w *World) setUpCarry(n *norm, s NormSubject) {
 	q := Bounds{max(0, s.Quantity.Min), s.Quantity.Max}
 	if q.Min > q.Max {
@@ -158,7 +158,7 @@ func (w *World) setUpCarry(n *norm, s NormSubject) {
 	n.req = normRequirement{typ: "block", name: "any", quantity: w.rng.Between(q)}
 }
 
-// setUpAdopt is §10.6: a role in use, chosen in proportion to how many
+// setUpAdopt sets up an Adopt norm (docs/rules.md, "Adopt"): a role in use, chosen in proportion to how many
 // entities hold it, limited per team to a share of the larger team's count.
 func (w *World) setUpAdopt(n *norm, s NormSubject) {
 	counts := make([][]int, len(w.roles)) // role → team → entities
@@ -191,7 +191,8 @@ func (w *World) setUpAdopt(n *norm, s NormSubject) {
 	n.req = normRequirement{typ: "role", name: w.roles[role].Name, quantity: (most*playing + 99) / 100}
 }
 
-// setUpRoleIndividual is §10.7: nobody may hold a uniformly chosen role.
+// setUpRoleIndividual sets up a RoleIndividual norm (docs/rules.md,
+// "RoleIndividual"): nobody may hold a uniformly chosen role.
 func (w *World) setUpRoleIndividual(n *norm) {
 	n.role = w.rng.Int(len(w.roles))
 	n.level = levelIndividual

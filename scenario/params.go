@@ -29,7 +29,7 @@ type Params struct {
 	Events              EventParams
 	Regulation          RegulationParams
 	AbsolutePosition    bool
-	Setup               []SetupCommand // run at step -1 (§6.1 item 9); see ParseSetup
+	Setup               []SetupCommand // run at step -1 (docs/rules.md, "Setting up a simulation", item 8); see ParseSetup
 }
 
 // Bounds is an inclusive [Min, Max] range, drawn with RNG.Between.

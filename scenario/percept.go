@@ -7,7 +7,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// InitialPercept is the sim-start percept of an agent (SCENARIO.md §14.1).
+// InitialPercept is the sim-start percept of an agent (docs/protocol.md, "sim-start").
 func (w *World) InitialPercept(agent string) (protocol.InitialPercept, bool) {
 	e, ok := w.byName[agent]
 	if !ok {
@@ -32,7 +32,7 @@ func (w *World) InitialPercept(agent string) (protocol.InitialPercept, bool) {
 	}, true
 }
 
-// preparePercepts is §7.1 item 9: events of the last action phase move to
+// preparePercepts is item 9 of docs/rules.md, "Preparation of a step": events of the last action phase move to
 // the percept, and per-step caches are built.
 func (w *World) preparePercepts() {
 	for _, e := range w.entities {
@@ -45,7 +45,7 @@ func (w *World) preparePercepts() {
 }
 
 // markAttachedToEntity marks every thing whose structure holds an entity
-// other than itself (§5, used by the "attached" percept).
+// other than itself (docs/rules.md, "Attachments and structures", used by the "attached" percept).
 func (w *World) markAttachedToEntity() {
 	n := len(w.things.all)
 	w.attachedCache = slices.Grow(w.attachedCache[:0], n)[:n]
@@ -67,7 +67,7 @@ func (w *World) markAttachedToEntity() {
 	}
 }
 
-// Percept is the step percept of an agent (§14.2), valid after Prepare.
+// Percept is the step percept of an agent (docs/protocol.md, "The step percept"), valid after Prepare.
 // Arrays are sorted: things by (y, x, type, details), positions by (y, x).
 func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 	e, ok := w.byName[agent]
@@ -146,7 +146,7 @@ var (
 
 // visibleCells visits area(origin, r) row by row (y, then x ascending), so
 // percept arrays come out sorted. On a grid smaller than the area a cell is
-// visited once, at its first offset (§1.5 Suggestion).
+// visited once, at its first offset (docs/rules.md, "The grid").
 func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
 	var seen []bool
 	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
@@ -180,13 +180,13 @@ func (w *World) perceivedThing(t *thing, off Pos) protocol.Thing {
 	return pt
 }
 
-// compareThings orders perceived things by (y, x, type, details) (§14.2 Suggestion).
+// compareThings orders perceived things by (y, x, type, details) (docs/protocol.md, "The step percept").
 func compareThings(a, b protocol.Thing) int {
 	return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X),
 		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Details, b.Details))
 }
 
-// activeTasks lists active tasks by deadline, then name (§15).
+// activeTasks lists active tasks by deadline, then name (docs/rules.md, "Randomness and determinism").
 func (w *World) activeTasks() []*task {
 	var out []*task
 	for _, t := range w.tasks {

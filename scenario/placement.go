@@ -1,6 +1,6 @@
 package scenario
 
-// Set-up (SCENARIO.md §6.1) takes every random draw from the world's one RNG,
+// Set-up (docs/rules.md, "Setting up a simulation") takes every random draw from the world's one RNG,
 // in this order; it is the order that makes a seed a world, so changing it
 // changes every map:
 //
@@ -12,7 +12,7 @@ package scenario
 //     Int(H)), then the radius Between(goals.size).
 //  3. Role zones: the same with grid.roleZones.
 //  4. Block types: Between(blockTypes). Roles draw nothing.
-//  5. Agents, cluster by cluster (§6.2): the size Between(clusterBounds),
+//  5. Agents, cluster by cluster (docs/rules.md, "Agent placement"): the size Between(clusterBounds),
 //     the scan start Int(W), Int(H), then one Int(len(remaining)) per cell
 //     of the cluster.
 //  6. Dispensers, per block type in sorted order: the count
@@ -28,7 +28,7 @@ import (
 )
 
 // buildTerrain applies the bitmap, then the generation instructions
-// (CONFIG.md §7): instructions work on their own map, OR-ed in at the end.
+// (docs/config.md, "Terrain"): instructions work on their own map, OR-ed in at the end.
 func (w *World) buildTerrain() error {
 	obstacle := make([]bool, w.g.w*w.g.h)
 	if bm := w.p.Grid.Bitmap; bm != nil {
@@ -50,7 +50,7 @@ func (w *World) buildTerrain() error {
 	return nil
 }
 
-// randomFreeCell is SCENARIO.md §6.1's randomFreeCell().
+// randomFreeCell is randomFreeCell() of docs/rules.md, "Setting up a simulation".
 func (w *World) randomFreeCell() (Pos, error) {
 	c, ok := maps.RandomFreeCell(w.g.w, w.g.h, func(x, y int) bool {
 		return w.things.occupied(Pos{x, y})
@@ -61,7 +61,7 @@ func (w *World) randomFreeCell() (Pos, error) {
 	return Pos{c.X, c.Y}, nil
 }
 
-// placeZones places the configured goal zones, then role zones (§6.1 items 3–4).
+// placeZones places the configured goal zones, then role zones (docs/rules.md, "Setting up a simulation", items 2–3).
 func (w *World) placeZones() error {
 	for range w.p.Grid.Goals.Number {
 		c, err := w.randomFreeCell()
@@ -93,7 +93,7 @@ func (w *World) removeZone(zones *[]zone, cover []int32, i int) {
 	*zones = append((*zones)[:i], (*zones)[i+1:]...)
 }
 
-// placeAgents places every team's agents in clusters (§6.2): agent k of
+// placeAgents places every team's agents in clusters (docs/rules.md, "Agent placement"): agent k of
 // every team starts on the same cell.
 func (w *World) placeAgents() error {
 	remaining := make([]int, w.p.TeamSize)
@@ -169,7 +169,7 @@ func (w *World) addEntity(team, index int, cell Pos) {
 }
 
 // placeDispensers places k dispensers per block type, in sorted type order
-// (§6.1 item 8); a cell that already has a dispenser is skipped.
+// (docs/rules.md, "Setting up a simulation", item 6); a cell that already has a dispenser is skipped.
 func (w *World) placeDispensers() error {
 	for _, typ := range w.blockTypes {
 		k := w.rng.Between(w.p.Dispensers)

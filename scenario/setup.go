@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// SetupOp is what a setup-file command does (CONFIG.md §8).
+// SetupOp is what a setup-file command does (docs/config.md, "Setup files").
 type SetupOp uint8
 
 // Setup operations, one per command form.
@@ -43,8 +43,8 @@ type SetupRequirement struct {
 }
 
 // ParseSetup reads a setup file. Empty lines and lines starting with '#'
-// are skipped and a line starting with "stop" ends the file, as in REF.
-// Unlike REF, which ignores what it cannot use, every other line must be a
+// are skipped and a line starting with "stop" ends the file, as in the Java server.
+// Unlike the Java server, which ignores what it cannot use, every other line must be a
 // valid command: an error names the file, the line and the reason
 // ("name:line: reason"), all bad lines at once. Whether coordinates, agents
 // and block types exist is checked when the world applies the commands.
@@ -170,7 +170,7 @@ func setupCell(xs, ys string) (Pos, error) {
 	return Pos{x, y}, nil
 }
 
-// runSetup applies the setup commands at step -1 (§6.1 item 9).
+// runSetup applies the setup commands at step -1 (docs/rules.md, "Setting up a simulation", item 8).
 func (w *World) runSetup(cmds []SetupCommand) error {
 	for _, c := range cmds {
 		if err := w.applySetup(c); err != nil {

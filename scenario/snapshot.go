@@ -8,7 +8,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// Snapshot is the world state after a step (REPLAY.md §3). All positions are
+// Snapshot is the world state after a step (docs/replays.md, "Snapshots"). All positions are
 // absolute, except task requirements. Arrays are in a stable order so that
 // equal worlds give byte-identical JSON.
 type Snapshot struct {
@@ -27,7 +27,7 @@ type Snapshot struct {
 	Events     []LogEvent          `json:"events"`
 }
 
-// EntitySnapshot is one entity (REPLAY.md §3.1).
+// EntitySnapshot is one entity (docs/replays.md, "Entities").
 type EntitySnapshot struct {
 	ID           int              `json:"id"`
 	Name         string           `json:"name"`
@@ -86,7 +86,7 @@ type TaskRequirementSnapshot struct {
 	Type string       `json:"type"`
 }
 
-// NormSnapshot is an approved norm; requirement types are upper case (REPLAY.md §3.6).
+// NormSnapshot is an approved norm; requirement types are upper case (docs/replays.md, "Snapshots").
 type NormSnapshot struct {
 	Name         string                    `json:"name"`
 	Start        int                       `json:"start"`
@@ -109,7 +109,7 @@ type ViolationSnapshot struct {
 	Who  string `json:"who"`
 }
 
-// MarshalJSON writes a score as the pair [team, score] of REPLAY.md §3.
+// MarshalJSON writes a score as the pair [team, score] of docs/replays.md, "Snapshots".
 func (s TeamScore) MarshalJSON() ([]byte, error) {
 	team, err := json.Marshal(s.Team)
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *TeamScore) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(pair[1], &s.Score)
 }
 
-// Static is the static world of a simulation (REPLAY.md §1.2).
+// Static is the static world of a simulation (docs/replays.md, "static.json").
 type Static struct {
 	Sim        string
 	Width      int
@@ -154,7 +154,7 @@ func (w *World) Static(sim string) Static {
 		BlockTypes: slices.Clone(w.blockTypes), MaxEnergy: w.p.MaxEnergy, Steps: w.p.Steps}
 }
 
-// MarshalJSON writes the REPLAY.md §1.2 form, teams as an object in match order.
+// MarshalJSON writes the form of docs/replays.md, "static.json", teams as an object in match order.
 func (s Static) MarshalJSON() ([]byte, error) {
 	sim, err := json.Marshal(s.Sim)
 	if err != nil {

@@ -14,7 +14,7 @@ type snapshotCache struct {
 	dispensers      []DispenserSnapshot
 }
 
-// Snapshot captures the current world (REPLAY.md §2: after set-up it is step -1,
+// Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
 // after Execute the step just executed). Arrays are in a stable order:
 // entities in creation order, blocks, obstacles and dispensers by id, zones,
 // clear events and norms in creation order, tasks by deadline, then name.
@@ -102,7 +102,7 @@ func (w *World) dispenserSnapshots() []DispenserSnapshot {
 }
 
 // structureCells gives every linked thing the cells of all other things of
-// its structure (REPLAY.md §3.1), computing each structure once.
+// its structure (docs/replays.md, "Entities"), computing each structure once.
 func (w *World) structureCells() map[int][]protocol.Pos {
 	out := make(map[int][]protocol.Pos)
 	done := w.things.stamps

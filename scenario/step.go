@@ -10,8 +10,8 @@ import (
 // ErrPhase is returned when Prepare or Execute is called out of turn.
 var ErrPhase = errors.New("scenario: step called out of order")
 
-// Prepare advances to the next step and runs its preparation (SCENARIO.md
-// §7.1). Afterwards the percepts of the step can be read.
+// Prepare advances to the next step and runs its preparation
+// (docs/rules.md, "Preparation of a step"). Afterwards the percepts of the step can be read.
 func (w *World) Prepare() error {
 	if w.phase != phaseExecuted || w.step >= w.p.Steps-1 {
 		return ErrPhase
@@ -32,7 +32,7 @@ func (w *World) Prepare() error {
 	return nil
 }
 
-// Execute runs the action phase of the current step (§7.2). Agents missing
+// Execute runs the action phase of the current step (docs/rules.md, "Action phase"). Agents missing
 // from actions did not answer in time and get no_action.
 func (w *World) Execute(actions map[string]Action) error {
 	if w.phase != phasePrepared {
@@ -62,7 +62,7 @@ func (w *World) Execute(actions map[string]Action) error {
 	return nil
 }
 
-// firstPass decides the results that do not depend on the world (§7.2 item 2).
+// firstPass decides the results that do not depend on the world (item 2 of docs/rules.md, "Action phase").
 func (w *World) firstPass(e *entity) string {
 	switch {
 	case e.deactivated():
@@ -77,7 +77,7 @@ func (w *World) firstPass(e *entity) string {
 	return resultUnprocessed
 }
 
-// permitted applies §4: no_action always, adapt counts as adopt, anything
+// permitted applies docs/rules.md, "Roles": no_action always, adapt counts as adopt, anything
 // else must be among the role's actions.
 func (w *World) permitted(e *entity, action string) bool {
 	if action == protocol.ActionNoAction {

@@ -1,7 +1,7 @@
 package scenario
 
 // structure is the connected component of a thing in the link graph
-// (SCENARIO.md §5), the thing itself first, then breadth-first by ascending ids.
+// (docs/rules.md, "Attachments and structures"), the thing itself first, then breadth-first by ascending ids.
 //
 // Membership is a stamp written on every member, so has is O(1) without a
 // map. Components are either identical or disjoint, so a structure stays

@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// task is a task of SCENARIO.md §11.1.
+// task is a task of docs/rules.md, "Tasks".
 type task struct {
 	name        string
 	deadline    int
@@ -28,7 +28,7 @@ func (t *task) reward() int { return 10 * len(t.reqs) * len(t.reqs) }
 // active: not used up and not past its deadline.
 func (t *task) active(step int) bool { return t.completions < t.iterations && step <= t.deadline }
 
-// topUpTasks is §11.2: keep tasks.concurrent tasks active.
+// topUpTasks keeps tasks.concurrent tasks active (docs/rules.md, "Tasks").
 func (w *World) topUpTasks() {
 	active := 0
 	for _, t := range w.tasks {
@@ -41,7 +41,7 @@ func (w *World) topUpTasks() {
 	}
 }
 
-// randomTask is §11.3: a chain of blocks south of the agent.
+// randomTask makes a random task (docs/rules.md, "Tasks"): a chain of blocks south of the agent.
 func (w *World) randomTask() {
 	duration := w.rng.Between(w.p.Tasks.MaxDuration)
 	size := w.rng.Between(w.p.Tasks.Size)
@@ -67,8 +67,8 @@ func (w *World) randomTask() {
 }
 
 // freeTaskName is "task" + the number of tasks created so far. A setup task
-// may already carry that name; then the number is skipped (the spec leaves
-// the collision open, REF silently replaces the earlier task).
+// may already carry that name; then the number is skipped (the Java
+// server silently replaces the earlier task; docs/rules.md, "Tasks").
 func (w *World) freeTaskName() string {
 	for n := len(w.tasks); ; n++ {
 		name := "task" + strconv.Itoa(n)
@@ -93,7 +93,7 @@ func (w *World) addTask(name string, deadline, iterations int, reqs map[Pos]stri
 	return t
 }
 
-// createSetupTask adds a task of the setup file (§11.4): one iteration,
+// createSetupTask adds a task of the setup file (docs/rules.md, "Tasks"): one iteration,
 // deadline -1 + duration.
 func (w *World) createSetupTask(name string, duration int, reqs []requirement) error {
 	if w.taskByName[name] != nil {

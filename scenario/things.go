@@ -28,7 +28,7 @@ type thing struct {
 }
 
 // things owns every thing of a simulation and the cell index of attachables.
-// Ids are per simulation, from 1, in creation order (SCENARIO.md §2).
+// Ids are per simulation, from 1, in creation order (docs/rules.md, "Things").
 type things struct {
 	g           grid
 	all         []*thing               // index = id; all[0] is nil; removed things stay as tombstones
@@ -140,7 +140,7 @@ func (ts *things) at(p Pos, visit func(*thing)) {
 	}
 }
 
-// unique is the unique attachable of a cell (SCENARIO.md §2): nil when the
+// unique is the unique attachable of a cell (docs/rules.md, "Things"): nil when the
 // cell holds none or several.
 func (ts *things) unique(p Pos) *thing {
 	id := ts.firstAt[ts.g.index(p)]

@@ -64,7 +64,7 @@ const (
 	phasePrepared              // preparation done, waiting for actions
 )
 
-// New builds the world of a simulation in the order of SCENARIO.md §6.1.
+// New builds the world of a simulation in the order of docs/rules.md, "Setting up a simulation".
 // After New the world is at step -1 (before the first preparation).
 func New(p Params, teams []Team) (*World, error) {
 	if err := checkParams(p, teams); err != nil {
@@ -199,7 +199,7 @@ func (w *World) Scores() []TeamScore {
 }
 
 // Ranking gives each team's 1-based rank by score, highest first; equal
-// scores share the better rank (PROTOCOL.md §5). Indexed like Teams.
+// scores share the better rank (docs/protocol.md, "sim-end"). Indexed like Teams.
 func (w *World) Ranking() []int {
 	ranks := make([]int, len(w.teams))
 	for i := range w.teams {

@@ -1,12 +1,12 @@
 package scenario
 
-// zone is a goal or role zone (SCENARIO.md §12).
+// zone is a goal or role zone (docs/rules.md, "Goal zones and role zones").
 type zone struct {
 	centre Pos
 	radius int
 }
 
-// moveGoalZone is §12.2, run after every successful submission from cell.
+// moveGoalZone is docs/rules.md, "Goal zone movement", run after every successful submission from cell.
 func (w *World) moveGoalZone(cell Pos) {
 	if w.rng.Float() > w.p.Grid.Goals.MoveProbability {
 		return
@@ -59,7 +59,7 @@ func (w *World) allCellsAreGoalCentres() bool {
 }
 
 // nearestZoneCentre is the distance from cell to the closest zone centre
-// (REF's survey distance, §8.13), or -1 when there is no zone.
+// (the Java server's survey distance, docs/rules.md, "survey"), or -1 when there is no zone.
 func (w *World) nearestZoneCentre(zones []zone, cell Pos) int {
 	best := -1
 	for _, z := range zones {

@@ -9,7 +9,7 @@ import (
 )
 
 // account is one agent login. It outlives connections: its action ids keep
-// increasing for the whole server run (PROTOCOL.md §3.2), whatever happens to
+// increasing for the whole server run (docs/protocol.md, "Action ids"), whatever happens to
 // its sessions.
 type account struct {
 	user     string
@@ -107,7 +107,7 @@ func (a *account) connected() bool {
 }
 
 // send queues a message on the current connection; with no connection the
-// message is dropped, as a new login discards everything queued anyway (§4.2).
+// message is dropped, as a new login discards everything queued anyway (docs/protocol.md, "Reconnection").
 func (a *account) send(m protocol.Message) {
 	a.mu.Lock()
 	s := a.session

@@ -10,7 +10,7 @@ import (
 // consoleHelp lists the console commands.
 const consoleHelp = "commands: pause (p), continue (c), step, status, stop, help; an empty line launches a \"key\" tournament"
 
-// launchKey is the "key" launch (CONFIG.md §10): closed by the first empty
+// launchKey is the "key" launch (docs/config.md, "Launch"): closed by the first empty
 // console line.
 type launchKey struct {
 	once    sync.Once
@@ -27,8 +27,9 @@ func (k *launchKey) press() (first bool) {
 
 // startConsole reads the console in one goroutine that serves both the
 // "key" launch and the commands: an empty line is the launch key, any other
-// line a command (CONFIG.md §11: pause/p, continue/c; massim-go adds step,
-// status, stop and help). Commands act on the Control, so they take effect
+// line a command (the Java server's pause/p and continue/c; massim-go adds
+// step, status, stop and help; see the README, "Controls: console and admin
+// API"). Commands act on the Control, so they take effect
 // between steps. The goroutine ends when the console reaches its end; a
 // blocked read of standard input cannot be interrupted, so it may outlive
 // Run, which is harmless in a process that is about to exit.

@@ -50,7 +50,7 @@ func (s *Server) acceptLoop(l net.Listener) {
 }
 
 // frontDesk reads the first frame of a connection and decides what it is
-// (PROTOCOL.md §4.1). The whole first message must arrive within the front
+// (docs/protocol.md, "The first frame of a connection"). The whole first message must arrive within the front
 // desk timeout, however slowly its bytes trickle in.
 func (s *Server) frontDesk(conn net.Conn) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
@@ -87,7 +87,7 @@ func (s *Server) frontDesk(conn net.Conn) {
 }
 
 // authenticate checks credentials; on success the connection becomes the
-// account's session, replacing any previous one (§4.2).
+// account's session, replacing any previous one (docs/protocol.md, "Reconnection").
 func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req protocol.AuthRequest) {
 	acc, ok := s.accounts[req.User]
 	if !ok || acc.password != req.Password {
@@ -109,7 +109,7 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 }
 
 // serveStatus answers status requests on a connection that started with one,
-// ignores anything else and ends when the client closes (§4.1 Suggestion) or
+// ignores anything else and ends when the client closes (docs/protocol.md, "The first frame of a connection") or
 // sends no status-request for the front desk timeout.
 func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 	defer conn.Close()

@@ -9,6 +9,7 @@
 // The game itself lives in the pure scenario package; the server feeds it the
 // actions that arrived in time and hands its snapshots to observers (replay
 // writer, live monitor) without ever waiting for them.
-// See ../shared/spec/PROTOCOL.md §3–§4 and CONFIG.md §9–§12; the points of
-// the standings are explained in standings.go.
+// The protocol is documented in docs/protocol.md, tournaments, launch and
+// result files in docs/config.md; the points of the standings are
+// explained in standings.go.
 package server

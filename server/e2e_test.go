@@ -180,7 +180,7 @@ func TestSession_ClientThatNeverReads(t *testing.T) {
 	ts.start()
 	reader.expect(protocol.TypeSimStart)
 	// Under load a request-action may be superseded before it is written
-	// (§3.4), so read until sim-end instead of counting 60 of them.
+	// (docs/protocol.md, "Slow readers"), so read until sim-end instead of counting 60 of them.
 	for step := 0; ; step++ {
 		m, err := reader.next(5 * time.Second)
 		require.NoError(t, err, "waiting for request-action or sim-end")

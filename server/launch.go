@@ -12,7 +12,7 @@ import (
 // agentPollInterval is how often WaitForAgents looks at the connections.
 const agentPollInterval = 20 * time.Millisecond
 
-// waitForLaunch blocks until the tournament may start (CONFIG.md §10):
+// waitForLaunch blocks until the tournament may start (docs/config.md, "Launch"):
 // "key" waits for an empty console line, "<N>s" for N seconds, "HH:mm" for
 // that local time today (at once if it has passed). Options.Launch and
 // Options.WaitForAgents replace server.launch. The stop command ends the

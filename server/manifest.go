@@ -46,7 +46,7 @@ type Manifest struct {
 	State          string    `json:"state"`
 	// Simulations lists the completed simulations in the order played.
 	Simulations []SimRecord `json:"simulations"`
-	// ResultFiles lists the result file of each match (CONFIG.md §12), by
+	// ResultFiles lists the result file of each match (docs/config.md, "Result files"), by
 	// name inside the directory.
 	ResultFiles []ResultFileRecord `json:"resultFiles"`
 }

@@ -9,7 +9,7 @@ import (
 
 // SimInfo identifies a simulation for observers and results.
 type SimInfo struct {
-	Name       string    // <startMillis>_<team1>_<team2>… (REPLAY.md §1)
+	Name       string    // <startMillis>_<team1>_<team2>… (docs/replays.md, "Replay folders")
 	MatchStart time.Time // when the match started (replay folder prefix)
 	Match      int       // 0-based match number in the tournament's schedule
 	Index      int       // index into the config's match array

@@ -8,7 +8,7 @@ import (
 
 // outboxCapacity bounds the messages waiting for one connection. A client
 // that never reads loses old messages instead of stalling the step loop or
-// growing memory (PROTOCOL.md §3.4).
+// growing memory (docs/protocol.md, "Slow readers").
 const outboxCapacity = 8
 
 // outbox is the bounded queue of messages for one connection.

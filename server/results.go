@@ -14,7 +14,7 @@ import (
 	"github.com/massim-go/massim/internal/filestamp"
 )
 
-// writeResultFile writes the match result file of CONFIG.md §12:
+// writeResultFile writes the match result file of docs/config.md, "Result files":
 // <dir>/result_<yyyy-MM-dd-HH-mm-ss>.json, pretty-printed with 4 spaces,
 // simulations and teams in order. An existing file is never overwritten: the
 // name gets -2, -3, … instead.

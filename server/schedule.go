@@ -17,7 +17,7 @@ const ModeMatch = "match"
 const randomStream = 0x746f75726e6579 // "tourney"
 
 // schedule lists the matches of a tournament, each as its teams in match
-// order (CONFIG.md §9). Matches are numbered from 0; random mode never ends.
+// order (docs/config.md, "Tournament modes"). Matches are numbered from 0; random mode never ends.
 type schedule struct {
 	mode  string
 	fixed [][]config.Team // round-robin, manual, match
@@ -96,7 +96,7 @@ func (s *schedule) lineup(n int) ([]config.Team, bool) {
 }
 
 // draw shuffles the team list (file order each time) and takes the first k
-// teams, in the drawn order (CONFIG.md §9, random).
+// teams, in the drawn order (docs/config.md, "Tournament modes", random).
 func (s *schedule) draw() []config.Team {
 	teams := slices.Clone(s.teams)
 	s.rng.Shuffle(len(teams), func(i, j int) { teams[i], teams[j] = teams[j], teams[i] })
@@ -128,7 +128,7 @@ func teamsByName(cfg *config.Config, names []string) ([]config.Team, error) {
 }
 
 // roundRobin lists every combination of k teams in lexicographic order of
-// team indices (CONFIG.md §9): A,B,C with k=2 → (A,B), (A,C), (B,C).
+// team indices (docs/config.md, "Tournament modes"): A,B,C with k=2 → (A,B), (A,C), (B,C).
 func roundRobin(teams []config.Team, k int) ([][]config.Team, error) {
 	if k < 1 || k > len(teams) {
 		return nil, fmt.Errorf("round-robin: %d teams per match but %d teams configured", k, len(teams))

@@ -16,7 +16,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// byeTimeout is how long each client gets to receive its bye (as REF).
+// byeTimeout is how long each client gets to receive its bye (as the Java server).
 const byeTimeout = 5 * time.Second
 
 // Options tune a Server beyond its config.

@@ -67,7 +67,7 @@ func (s *session) run(reader *protocol.FrameReader) {
 }
 
 // readLoop handles client frames; bad frames are logged and dropped, the
-// connection goes on (PROTOCOL.md §1.1, §1.2).
+// connection goes on (docs/protocol.md, "Frame size limit", docs/protocol.md, "Malformed input").
 func (s *session) readLoop(reader *protocol.FrameReader) {
 	for {
 		frame, err := reader.Next()

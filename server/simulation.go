@@ -23,7 +23,7 @@ type simulation struct {
 	log          zerolog.Logger
 }
 
-// runSimulation plays one match entry with the given teams (PROTOCOL.md §3);
+// runSimulation plays one match entry with the given teams (docs/protocol.md, "Steps, ids and deadlines");
 // matchNo is the match's number in the schedule.
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]

@@ -8,7 +8,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// statusBoard is what status-response reports (PROTOCOL.md §2.4).
+// statusBoard is what status-response reports (docs/protocol.md, "status-request and status-response").
 type statusBoard struct {
 	mu        sync.Mutex
 	teams     []string // teams of the current or last match

@@ -180,7 +180,7 @@ func (s *Server) announceNext(p *plan, no, index int, teams []string) {
 }
 
 // waitBetweenSimulations pauses for server.waitBetweenSimulations (also
-// after the last simulation of a match, CONFIG.md §2); stop ends the wait.
+// after the last simulation of a match, docs/config.md, "The server block"); stop ends the wait.
 func (s *Server) waitBetweenSimulations(ctx context.Context) error {
 	d := s.cfg.Server.WaitBetweenSimulations
 	if d <= 0 {
@@ -198,7 +198,7 @@ func (s *Server) waitBetweenSimulations(ctx context.Context) error {
 	}
 }
 
-// writeMatchResult writes the result file of a match (CONFIG.md §12) to the
+// writeMatchResult writes the result file of a match (docs/config.md, "Result files") to the
 // tournament folder and records it.
 func (s *Server) writeMatchResult(p *plan, no int, sims []SimOutcome) (string, error) {
 	dir := p.record.dir

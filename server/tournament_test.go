@@ -62,7 +62,7 @@ func TestRoundRobin_ThreeTeamsWithSampleClientsPlayThreeMatchesInOrder(t *testin
 		assert.NoError(t, err, "sample team %s ends with bye", cfg.Teams[i].Name)
 	}
 
-	// Three matches in the order of CONFIG.md §9, each playing both simulations.
+	// Three matches in the order of docs/config.md, "Tournament modes", each playing both simulations.
 	require.Len(t, sum.Matches, 3)
 	for i, want := range [][]string{{"A", "B"}, {"A", "C"}, {"B", "C"}} {
 		m := sum.Matches[i]

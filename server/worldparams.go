@@ -18,7 +18,7 @@ type FileReader interface {
 
 // WorldParams turns a config match entry into the parameters of a pure
 // world, loading the files it names. Without a configured seed the seed is
-// the simulation's start time in ms (CONFIG.md §6.1).
+// the simulation's start time in ms (docs/config.md, "Simulation keys").
 func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
 	seed := start.UnixMilli()
 	if m.HasRandomSeed {

@@ -61,7 +61,7 @@ func wait(ctx context.Context, d time.Duration) error {
 }
 
 // simTracker tells a new simulation's sim-start from the one the server
-// repeats after a reconnection (PROTOCOL.md §4.2: identical content,
+// repeats after a reconnection (docs/protocol.md, "Reconnection": identical content,
 // including the original time). It lives across the sessions of Run.
 type simTracker struct {
 	running bool  // a sim-start came and its sim-end has not

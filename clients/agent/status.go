@@ -12,7 +12,7 @@ import (
 const maxStatusFrameLen = 1 << 20
 
 // QueryStatus asks the server at addr for its status over a fresh
-// connection (PROTOCOL.md §4.5) and closes it again. ctx bounds the whole
+// connection (docs/protocol.md, "status-request and status-response") and closes it again. ctx bounds the whole
 // exchange.
 func QueryStatus(ctx context.Context, addr string) (protocol.StatusResponse, error) {
 	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)

@@ -7,7 +7,7 @@
 // sequence is running, repeat counters, cooldowns, ...), the agent's
 // Blackboard and a link to the TeamBoard shared by the agents of a team.
 //
-// Ticking (see BEHAVIOUR.md): Instance.Tick runs the tree once per step.
+// Ticking (docs/behaviour-files.md, "Behaviour trees"): Instance.Tick runs the tree once per step.
 // Nodes return Success, Failure or Running. Leaves that act call
 // Context.Act; the first action of a tick is the step's action, and an
 // acting leaf always reports Running, its verdict following in the next

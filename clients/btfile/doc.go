@@ -1,7 +1,6 @@
 // Package btfile reads behaviour files: a small text format for behaviour
 // trees (package bt) and for assigning behaviours to the agents of a team.
-// The format is documented in clients/README.md; BEHAVIOUR.md describes the
-// node semantics.
+// The format and the node semantics are documented in docs/behaviour-files.md.
 //
 // Loading parses a root file and its includes, then compiles every
 // behaviour against a bt.Registry, so unknown skills or functions, wrong

@@ -40,7 +40,7 @@ func TestDirectionsHaveTheWireNamesAndOffsetsOfTheSpec(t *testing.T) {
 }
 
 func TestRotationClockwiseTurnsEastIntoSouth(t *testing.T) {
-	assert.Equal(t, Pos{0, 1}, Pos{1, 0}.Rotate(CW), "SCENARIO.md §1.6 example")
+	assert.Equal(t, Pos{0, 1}, Pos{1, 0}.Rotate(CW), "the rotation example of docs/rules.md, \"The grid\"")
 	assert.Equal(t, Pos{1, 0}, Pos{0, 1}.Rotate(CCW))
 	assert.Equal(t, S, E.Turn(CW))
 	assert.Equal(t, N, E.Turn(CCW))

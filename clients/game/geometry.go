@@ -3,7 +3,7 @@ package game
 import "fmt"
 
 // Pos is a position or an offset on the grid; x grows to the east, y to the
-// south (SCENARIO.md §1.1).
+// south (docs/rules.md, "The grid").
 type Pos struct{ X, Y int }
 
 // Add returns p shifted by d.
@@ -22,7 +22,7 @@ func (p Pos) Manhattan() int { return abs(p.X) + abs(p.Y) }
 // Dist is the Manhattan distance between p and q without wrapping.
 func (p Pos) Dist(q Pos) int { return p.Sub(q).Manhattan() }
 
-// Rotate turns the offset p by 90° about the origin (SCENARIO.md §1.6):
+// Rotate turns the offset p by 90° about the origin (docs/rules.md, "The grid"):
 // clockwise (x, y) → (-y, x), counter-clockwise (x, y) → (y, -x).
 func (p Pos) Rotate(r Rotation) Pos {
 	if r == CW {
@@ -45,7 +45,7 @@ func abs(a int) int {
 	return a
 }
 
-// Dir is one of the four directions of SCENARIO.md §1.2.
+// Dir is one of the four directions of docs/rules.md, "The grid".
 type Dir uint8
 
 // The directions, clockwise from north.

@@ -9,7 +9,7 @@ import (
 // Kind is the type of a perceived thing.
 type Kind uint8
 
-// Thing kinds (SCENARIO.md §2).
+// Thing kinds (docs/rules.md, "Things").
 const (
 	KindUnknown Kind = iota
 	KindEntity
@@ -19,7 +19,7 @@ const (
 	KindMarker
 )
 
-// Marker details (SCENARIO.md §9.2): Clear and ClearImminent mark the cells a
+// Marker details (docs/rules.md, "Clear events"): Clear and ClearImminent mark the cells a
 // clear event will wipe, ClearPerimeter the ring around them.
 const (
 	MarkerClear          = "clear"

@@ -16,7 +16,7 @@ type Role struct {
 	ClearMaxDistance int
 }
 
-// Can reports whether the role permits the action (SCENARIO.md §4: adapt
+// Can reports whether the role permits the action (docs/rules.md, "Roles": adapt
 // counts as adopt).
 func (r Role) Can(action string) bool {
 	if action == "adapt" {

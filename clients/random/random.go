@@ -7,7 +7,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
-// directions an agent can move in (SCENARIO.md §1.2).
+// directions an agent can move in (docs/rules.md, "The grid").
 var directions = [...]string{"n", "s", "e", "w"}
 
 // pcgStream is the second PCG word; the seed supplies the first.

@@ -30,7 +30,7 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	count := fs.Int("count", 10, "number of agents to connect")
 	password := fs.String("password", "1", "team password")
 	strategy := fs.String("strategy", "random", "behaviour of the agents: random or builder")
-	behaviourFile := fs.String("behaviour", "", "builder: a behaviour file to use instead of the shipped one (see clients/README.md)")
+	behaviourFile := fs.String("behaviour", "", "builder: a behaviour file to use instead of the shipped one (see docs/behaviour-files.md)")
 	seed := fs.Int64("seed", 1, "seed of the agents' own random choices")
 	trace := fs.String("trace", "", "builder: print the running node path and action of these agents every step (account names, comma-separated, e.g. agentA3)")
 	var logs logFlags

@@ -176,8 +176,8 @@ func printSummary(w io.Writer, s server.Summary) {
 // --monitor has no value and by the demo and the replay viewer.
 const defaultMonitorPort = 8000
 
-// withMonitorDefault makes REF's valueless "--monitor" / "-m" (CONFIG.md
-// §11) mean port 8000: the Go flag package needs the value spelt out.
+// withMonitorDefault makes the Java server's valueless "--monitor" / "-m"
+// (docs/config.md, "Command line") mean port 8000: the Go flag package needs the value spelt out.
 func withMonitorDefault(args []string) []string {
 	out := make([]string, 0, len(args)+1)
 	for i, a := range args {

@@ -1,5 +1,5 @@
 // Package monitor is the live web monitor: a hub that turns the step loop's
-// snapshots into the websocket feeds of REPLAY.md §5 (/live/monitor and
+// snapshots into the websocket feeds of docs/replays.md, "Live feeds" (/live/monitor and
 // /live/status), the history of the running simulation for viewers who join
 // late (/live/history/), read-only replay folders (/replays/) and the
 // embedded page (package web) that shows all of them.

@@ -180,7 +180,7 @@ func TestHub_StatusFeedHidesGameActionsAndShowsTheRest(t *testing.T) {
 	assert.JSONEq(t, `{"sim":"946728000000_A_B","steps":100000,"step":0,"entities":[
 		{"name":"agentA1","team":"A","action":"HIDDEN","actionResult":"success"},
 		{"name":"agentB1","team":"B","action":"no_action","actionResult":"success"}]}`, string(data),
-		"nothing at set-up, then one message per step (REPLAY.md §5.2)")
+		"nothing at set-up, then one message per step (docs/replays.md, \"/live/status\")")
 }
 
 func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"github.com/massim-go/massim/scenario"
 )
 
-// statusMessage is the /live/status document (REPLAY.md §5.2).
+// statusMessage is the /live/status document (docs/replays.md, "/live/status").
 type statusMessage struct {
 	Sim      string         `json:"sim"`
 	Steps    int            `json:"steps"`

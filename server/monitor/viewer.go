@@ -163,7 +163,7 @@ func (v *viewer) writeLoop(writeTimeout, pingEvery time.Duration) {
 	}
 }
 
-// readLoop discards whatever the viewer sends (REPLAY.md §5.1) and notices
+// readLoop discards whatever the viewer sends (docs/replays.md, "/live/monitor") and notices
 // when the connection goes away.
 func (v *viewer) readLoop(pongWait time.Duration) {
 	defer v.close()

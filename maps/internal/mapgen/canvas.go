@@ -89,7 +89,7 @@ func (c *canvas) connect(minPocket int) {
 	}
 }
 
-// Palette of the shipped images: the three colours of CONFIG.md §7.1.
+// Palette of the shipped images: the three colours of docs/config.md, "Terrain".
 var (
 	white = color.NRGBA{0xFF, 0xFF, 0xFF, 0xFF}
 	black = color.NRGBA{0x00, 0x00, 0x00, 0xFF}

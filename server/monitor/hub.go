@@ -122,10 +122,10 @@ func (h *Hub) Observer() *stream.Stream { return stream.New(stream.Options{Log: 
 
 type hubSink struct{ h *Hub }
 
-func (s hubSink) Begin(sim *stream.Sim)                   { s.h.post(event{kind: evBegin, sim: sim}) }
-func (s hubSink) Step(f *stream.Frame)                    { s.h.post(event{kind: evStep, frame: f}) }
+func (s hubSink) Begin(sim *stream.Sim)                    { s.h.post(event{kind: evBegin, sim: sim}) }
+func (s hubSink) Step(f *stream.Frame)                     { s.h.post(event{kind: evStep, frame: f}) }
 func (s hubSink) End(sim *stream.Sim, _ *server.SimResult) { s.h.post(event{kind: evEnd, sim: sim}) }
-func (s hubSink) Close() error                            { return nil }
+func (s hubSink) Close() error                             { return nil }
 
 // post hands an event to the hub goroutine.
 func (h *Hub) post(e event) {

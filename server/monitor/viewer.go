@@ -35,9 +35,9 @@ type viewer struct {
 	queue   []frame // pending, oldest first
 	lost    int     // frames dropped since the last completed write
 	lagging bool    // /live/frames: changes were dropped, a keyframe must come next
-	wake   chan struct{}
-	closed chan struct{}
-	once   sync.Once
+	wake    chan struct{}
+	closed  chan struct{}
+	once    sync.Once
 
 	written atomic.Uint64 // frames written (tests, statistics)
 }

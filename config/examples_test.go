@@ -79,8 +79,8 @@ func TestOfficialLayoutFixture(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, cfg.ManualMode) // round-robin: the block (naming unknown "Green") is not used
 	assert.Equal(t, []string{
-		filepath.Join(root, "sim", "first.json") + ": match[0].NOsetup",
-		filepath.Join(root, "sim", "second.json") + ": match[1].NOsetup",
+		filepath.Join(root, "sim", "first.json") + ": match[0].NOsetup: unknown key (did you mean setup?)",
+		filepath.Join(root, "sim", "second.json") + ": match[1].NOsetup: unknown key (did you mean setup?)",
 	}, cfg.UnknownKeys)
 	assert.Empty(t, cfg.Warnings)
 	require.Len(t, cfg.Match, 2)

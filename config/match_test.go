@@ -61,7 +61,8 @@ func TestOptionalMatchKeys(t *testing.T) {
 	assert.Equal(t, "round 1", m.ID)
 	assert.True(t, m.AbsolutePosition)
 	assert.True(t, m.Grid.Connected)
-	assert.Equal(t, []string{"sim/sim.json: match[0].NOsetup", "sim/sim.json: match[0].clearSteps"}, cfg.UnknownKeys)
+	assert.Equal(t, []string{"sim/sim.json: match[0].NOsetup: unknown key (did you mean setup?)",
+		"sim/sim.json: match[0].clearSteps: unknown key, ignored"}, cfg.UnknownKeys)
 
 	cfg, err = loadEdited(t, edit{"sim/sim.json", `"randomSeed": 7,`, ``})
 	require.NoError(t, err)
@@ -128,7 +129,7 @@ func TestNormOptionalDefaults(t *testing.T) {
 		"sim/norms.json: match[0].regulation.subjects[3].optional.quantity: not [min, max], using [0, 4]",
 		"sim/norms.json: match[0].regulation.subjects[4].optional.playing: missing, using 100",
 	}, cfg.Warnings)
-	assert.Contains(t, cfg.UnknownKeys, "sim/norms.json: match[0].regulation.subjects[4].optional.max")
+	assert.Contains(t, cfg.UnknownKeys, "sim/norms.json: match[0].regulation.subjects[4].optional.max: unknown key, ignored")
 }
 
 func TestGridFileAndSetupResolveInTheFS(t *testing.T) {

@@ -3,7 +3,8 @@ package config
 import "fmt"
 
 // report collects what building a Config finds: errors (loading fails),
-// warnings (leniencies of the Java server applied) and unknown keys (ignored, as in the Java server).
+// warnings (leniencies of the Java server applied) and unknown keys (ignored, as in the Java server,
+// each reported with the nearest known key).
 // Collecting instead of stopping at the first problem lets one run show
 // every mistake of a config.
 type report struct {
@@ -79,12 +80,26 @@ func (o *object) child(key string) (*object, bool) {
 	return o.r.object(o.opt(key), o.keyPath(key), o.file())
 }
 
-// finish records every key nobody asked about as unknown. The Java server ignores such
-// keys; the official samples use that to comment keys out ("NOsetup").
+// finish records every key nobody asked about as unknown, in the form of
+// an error ("file: path: unknown key (did you mean tournamentMode?)"), with
+// the nearest key this object knows. The Java server ignores such keys; the official
+// samples use that to comment keys out ("NOsetup").
 func (o *object) finish() {
+	var known []string
 	for _, m := range o.n.members {
-		if !o.asked[m.key] {
-			o.r.unknown = append(o.r.unknown, m.value.file+": "+keyPath(o.path, m.key))
+		if o.asked[m.key] {
+			continue
 		}
+		if known == nil {
+			for k := range o.asked {
+				known = append(known, k)
+			}
+		}
+		reason := "unknown key, ignored"
+		if near := nearestKey(m.key, known); near != "" {
+			reason = "unknown key (did you mean " + near + "?)"
+		}
+		u := &FieldError{File: m.value.file, Path: keyPath(o.path, m.key), Reason: reason}
+		o.r.unknown = append(o.r.unknown, u.Error())
 	}
 }

@@ -57,7 +57,7 @@ func TestServerDefaults(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, defaults, withoutDefaulted(cfg.Server))
 		assert.Equal(t, all, cfg.Server.Defaulted)
-		assert.Equal(t, []string{"conf.json: old-server"}, cfg.UnknownKeys)
+		assert.Equal(t, []string{"conf.json: old-server: unknown key (did you mean server?)"}, cfg.UnknownKeys)
 	})
 	t.Run("empty server block", func(t *testing.T) {
 		cfg, err := Parse("inline", []byte(`{"server": {}, "match": ["$(testdata/base/sim/sim.json)"],

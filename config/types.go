@@ -15,8 +15,10 @@ type Config struct {
 	// Warnings lists the leniencies of the Java server applied while loading, each as
 	// "file: key path: text" (e.g. a Carry norm without quantity got [0, 4]).
 	Warnings []string
-	// UnknownKeys lists ignored keys as "file: key path" for debug logging
-	// (the Java server ignores unknown keys; the samples comment keys out as "NOsetup").
+	// UnknownKeys lists the ignored keys, each as "file: key path: unknown
+	// key (did you mean K?)" with the nearest known key when one is close
+	// (the Java server ignores unknown keys; the samples comment keys out as
+	// "NOsetup"). A caller may log them as warnings or refuse the config.
 	UnknownKeys []string
 
 	res    resolver // where grid.file and setup were found; see ReadFile

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,10 +21,14 @@ const (
 	SetupObstacle                        // terrain X Y obstacle
 	SetupGoalZone                        // terrain X Y goal
 	SetupRoleZone                        // terrain X Y role
+	// SetupSkip is a line that is no usable command (an unknown command,
+	// `add 5 5 taskboard`, a malformed line): the world skips it and
+	// reports it among its SetupWarnings, as the Java server skips it.
+	SetupSkip
 )
 
 // SetupCommand is one command of a setup file. File and Line say where it
-// came from, so that errors found while applying it can name the line.
+// came from, so that whatever becomes of it can name the line.
 type SetupCommand struct {
 	File         string
 	Line         int
@@ -34,6 +39,7 @@ type SetupCommand struct {
 	Type         string             // add: block or dispenser type
 	Duration     int                // create task
 	Requirements []SetupRequirement // create task
+	Reason       string             // SetupSkip: why the line is no command
 }
 
 // SetupRequirement is one block of a setup task, relative to the submitting agent.
@@ -42,12 +48,29 @@ type SetupRequirement struct {
 	Type string
 }
 
+// SetupWarning is a setup line the world skipped: it is no usable command,
+// or it cannot be applied to this world (an occupied cell, an agent that
+// does not play in this simulation, a block type this world does not
+// have). Whether a line applies may depend on the seed and the line-up, so
+// two worlds of one config can skip different lines.
+type SetupWarning struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (w SetupWarning) String() string {
+	return fmt.Sprintf("%s:%d: %s (line skipped)", w.File, w.Line, w.Reason)
+}
+
 // ParseSetup reads a setup file. Empty lines and lines starting with '#'
-// are skipped and a line starting with "stop" ends the file, as in the Java server.
-// Unlike the Java server, which ignores what it cannot use, every other line must be a
-// valid command: an error names the file, the line and the reason
-// ("name:line: reason"), all bad lines at once. Whether coordinates, agents
-// and block types exist is checked when the world applies the commands.
+// are skipped and a line starting with "stop" ends the file, as in the
+// Java server. Every other line becomes a command; a line that is no usable
+// command becomes a SetupSkip command with the reason, so that the world
+// reports it like the lines it cannot apply. The error joins those reasons
+// ("name:line: reason"), for callers that refuse any bad line; the
+// commands are complete either way. Whether coordinates, agents and block
+// types exist is only known when a world applies the commands.
 func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
 	var cmds []SetupCommand
 	var errs []error
@@ -62,7 +85,7 @@ func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
 		cmd, err := parseSetupLine(strings.Split(line, " "))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: %w", name, i+1, err))
-			continue
+			cmd = SetupCommand{Op: SetupSkip, Reason: err.Error()}
 		}
 		cmd.File, cmd.Line = name, i+1
 		cmds = append(cmds, cmd)
@@ -170,17 +193,24 @@ func setupCell(xs, ys string) (Pos, error) {
 	return Pos{x, y}, nil
 }
 
-// runSetup applies the setup commands at step -1 (docs/rules.md, "Setting up a simulation", item 8).
-func (w *World) runSetup(cmds []SetupCommand) error {
+// runSetup applies the setup commands at step -1 (docs/rules.md, "Setting up a
+// simulation", item 8). A command that cannot be applied is skipped and
+// recorded as a warning; the rest of the file still applies.
+func (w *World) runSetup(cmds []SetupCommand) {
 	for _, c := range cmds {
 		if err := w.applySetup(c); err != nil {
-			return fmt.Errorf("setup %s:%d: %w", c.File, c.Line, err)
+			w.setupWarnings = append(w.setupWarnings, SetupWarning{File: c.File, Line: c.Line, Reason: err.Error()})
 		}
 	}
-	return nil
 }
 
+// SetupWarnings lists the setup lines this world skipped, in file order.
+func (w *World) SetupWarnings() []SetupWarning { return slices.Clone(w.setupWarnings) }
+
 func (w *World) applySetup(c SetupCommand) error {
+	if c.Op == SetupSkip {
+		return errors.New(c.Reason)
+	}
 	for _, p := range []Pos{c.At, c.To} {
 		if p.X < 0 || p.Y < 0 || p.X >= w.g.w || p.Y >= w.g.h {
 			return fmt.Errorf("cell (%d,%d) is outside the %dx%d grid", p.X, p.Y, w.g.w, w.g.h)

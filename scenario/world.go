@@ -28,6 +28,8 @@ type World struct {
 	goalCover  []int32 // per cell: number of goal zones covering it
 	roleCover  []int32
 	carved     []Pos // obstacles removed by grid.connected (reachability.go)
+	// setupWarnings are the setup lines that were skipped (setup.go).
+	setupWarnings []SetupWarning
 
 	step   int
 	phase  phase
@@ -106,9 +108,7 @@ func New(p Params, teams []Team) (*World, error) {
 	if p.Grid.Connected {
 		w.carveConnections()
 	}
-	if err := w.runSetup(p.Setup); err != nil {
-		return nil, err
-	}
+	w.runSetup(p.Setup)
 	return w, nil
 }
 

@@ -16,6 +16,9 @@ type account struct {
 	password string
 	team     string
 
+	// counters count what its connections did (stats.go); atomic.
+	counters agentCounters
+
 	mu      sync.Mutex
 	nextID  int64
 	session *session // current connection, nil when offline

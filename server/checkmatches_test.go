@@ -13,34 +13,38 @@ func TestCheckMatches(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup string
-		want  []string // parts of the error; none: no error
+		want  []string // the skipped lines
 	}{
 		{"ValidSetupFile", "testdata/task_setup.txt", nil},
-		{"BadLinesNameFileLineAndReason", "testdata/bad_setup.txt", []string{
-			`match[0]: setup: testdata/bad_setup.txt:2: cannot add "pebble": only block and dispenser`,
-			`testdata/bad_setup.txt:3: unknown command "fly"`}},
-		{"UnknownBlockTypeFailsWhenApplied", "testdata/unknown_type_setup.txt", []string{
-			"match[0]: setup testdata/unknown_type_setup.txt:2: unknown block type b5 (types: b0, b1)"}},
+		{"LinesThatAreNoCommandAreSkipped", "testdata/bad_setup.txt", []string{
+			`match[0]: setup testdata/bad_setup.txt:2: cannot add "pebble": only block and dispenser (line skipped)`,
+			`match[0]: setup testdata/bad_setup.txt:3: unknown command "fly" (want move, add, create, attach or terrain) (line skipped)`}},
+		{"UnknownBlockTypeIsSkippedWhenApplied", "testdata/unknown_type_setup.txt", []string{
+			"match[0]: setup testdata/unknown_type_setup.txt:2: unknown block type b5 (types: b0, b1) (line skipped)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := CheckMatches(setupConfig(t, tc.setup))
-			if tc.want == nil {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			for _, w := range tc.want {
-				assert.Contains(t, err.Error(), w)
-			}
+			skipped, err := CheckMatches(setupConfig(t, tc.setup))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, skipped)
 		})
 	}
+}
+
+func TestCheckMatches_ABrokenMapFailsTheStart(t *testing.T) {
+	cfg := setupConfig(t, "testdata/task_setup.txt")
+	cfg.Match[0].Grid.File = "testdata/bad_setup.txt" // not a bitmap
+	_, err := CheckMatches(cfg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "match[0]: grid.file")
 }
 
 func TestCheckMatches_ShippedConfigsPass(t *testing.T) {
 	for _, path := range []string{"../config/examples/contest/contest.json", "../config/examples/demo/demo.json"} {
 		cfg, err := config.Load(path)
 		require.NoError(t, err, path)
-		assert.NoError(t, CheckMatches(cfg), path)
+		skipped, err := CheckMatches(cfg)
+		assert.NoError(t, err, path)
+		assert.Empty(t, skipped, path)
 	}
 }

@@ -17,6 +17,7 @@ var (
 	ErrNotPaused = errors.New("the tournament is not paused")
 	ErrStopping  = errors.New("the tournament is stopping")
 	ErrFinished  = errors.New("the tournament is over")
+	ErrLaunched  = errors.New("the tournament has already started")
 )
 
 // Tournament phases in TournamentStatus.
@@ -67,7 +68,11 @@ type Control struct {
 	grants  int           // single steps allowed while paused
 	changed chan struct{} // closed and replaced when paused, grants or stopping change
 	stop    chan struct{} // closed by Stop
-	view    TournamentStatus
+	launch  chan struct{} // closed by Launch
+	// launched is set once the tournament has started, by Launch or by
+	// its own launch setting.
+	launched bool
+	view     TournamentStatus
 	// roster reports the connections (set by the server; nil: none).
 	roster func() []TeamRoster
 }
@@ -76,6 +81,7 @@ func newControl() *Control {
 	return &Control{
 		changed: make(chan struct{}),
 		stop:    make(chan struct{}),
+		launch:  make(chan struct{}),
 		view: TournamentStatus{
 			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
 			Teams: []string{}, Scores: []TeamResult{}, Roster: []TeamRoster{},
@@ -153,6 +159,33 @@ func (c *Control) Stop() error {
 	return nil
 }
 
+// Launch starts a tournament that waits for its launch, now, whatever its
+// launch setting ("key", a delay, a time, -wait-agents): the admin API's
+// way to start an unattended server.
+func (c *Control) Launch() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refuseLocked(); err != nil {
+		return err
+	}
+	if c.launched {
+		return ErrLaunched
+	}
+	c.launched = true
+	close(c.launch)
+	return nil
+}
+
+// launchRequested is closed once Launch was called.
+func (c *Control) launchRequested() <-chan struct{} { return c.launch }
+
+// started records that the tournament has left its launch wait.
+func (c *Control) started() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.launched = true
+}
+
 func (c *Control) refuseLocked() error {
 	switch {
 	case c.view.Phase == PhaseFinished:
@@ -173,6 +206,13 @@ func (c *Control) Status() TournamentStatus {
 		v.Roster = roster()
 	}
 	return v
+}
+
+// phase is the current phase (cheaper than Status: no roster).
+func (c *Control) phase() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.Phase
 }
 
 // stopped is closed once Stop was called.
@@ -281,7 +321,10 @@ func (c *Control) finished() {
 	c.notify()
 }
 
-// String renders the status as one console line.
+// String renders the status for the console: one line for the
+// tournament, then one per team with who is connected. The step is the
+// last step played, numbered as the agents and the monitor number them
+// (0 to steps-1), the same number as "step" in GET /admin/status.
 func (v TournamentStatus) String() string {
 	var b strings.Builder
 	state := v.Phase
@@ -292,19 +335,33 @@ func (v TournamentStatus) String() string {
 		state += ", paused"
 	}
 	fmt.Fprintf(&b, "%s (%s)", state, v.Mode)
-	if v.Match < 0 {
-		fmt.Fprintf(&b, "; %d simulations completed", v.Completed)
-		return b.String()
-	}
 	matches := "∞"
 	if v.Matches >= 0 {
 		matches = fmt.Sprint(v.Matches)
 	}
-	fmt.Fprintf(&b, "; match %d/%s (%s), simulation %d/%d %s, step %d/%d; scores",
-		v.Match+1, matches, strings.Join(v.Teams, " vs "), v.Simulation+1, v.Simulations, v.Name, v.Step+1, v.Steps)
-	for _, s := range v.Scores {
-		fmt.Fprintf(&b, " %s %d", s.Team, s.Score)
+	if v.Match >= 0 {
+		step := "–"
+		if v.Step >= 0 {
+			step = fmt.Sprint(v.Step)
+		}
+		fmt.Fprintf(&b, "; match %d/%s (%s), simulation %d/%d %s, step %s/%d; scores",
+			v.Match+1, matches, strings.Join(v.Teams, " vs "), v.Simulation+1, v.Simulations, v.Name, step, v.Steps-1)
+		for _, s := range v.Scores {
+			fmt.Fprintf(&b, " %s %d", s.Team, s.Score)
+		}
 	}
 	fmt.Fprintf(&b, "; %d simulations completed", v.Completed)
+	if n := v.Next; n != nil {
+		fmt.Fprintf(&b, "; next: match %d/%s (%s), simulation %d/%d", n.Match+1, matches, strings.Join(n.Teams, " vs "), n.Simulation+1, v.Simulations)
+		if n.StartsAt != nil {
+			fmt.Fprintf(&b, " at %s", n.StartsAt.Local().Format(time.TimeOnly))
+		}
+	}
+	for _, r := range v.Roster {
+		fmt.Fprintf(&b, "\n  team %s: %d/%d connected", r.Team, len(r.Connected), len(r.Connected)+len(r.Missing))
+		if len(r.Missing) > 0 {
+			fmt.Fprintf(&b, ", missing %s", CompactAccounts(r.Missing))
+		}
+	}
 	return b.String()
 }

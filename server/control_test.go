@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,8 +98,27 @@ func TestControl_StatusFollowsTheTournament(t *testing.T) {
 	assert.Equal(t, 1, st.Match)
 	assert.Equal(t, 1, st.Simulation)
 	assert.Equal(t, 4, st.Step)
-	assert.Equal(t, "running (round-robin); match 2/3 (A vs C), simulation 2/2 1_A_C, step 5/10; scores A 3 C 1; 0 simulations completed", st.String())
+	assert.Equal(t, "running (round-robin); match 2/3 (A vs C), simulation 2/2 1_A_C, step 4/9; scores A 3 C 1; 0 simulations completed", st.String(),
+		"the step is the last one played, as in the JSON status and the monitor")
 	c.simulationEnded()
 	assert.Equal(t, 1, c.Status().Completed)
 	assert.Equal(t, PhaseBetween, c.Status().Phase)
+}
+
+func TestTournamentStatus_StringListsTheRosterAndWhatComesNext(t *testing.T) {
+	at := time.Date(2026, 11, 24, 14, 30, 0, 0, time.Local)
+	v := TournamentStatus{
+		Phase: PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 3, Simulation: -1, Simulations: 2, Step: -1,
+		Next: &UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: &at},
+		Roster: []TeamRoster{
+			{Team: "A", Connected: []string{"agentA1", "agentA2", "agentA4"}, Missing: []string{"agentA3", "agentA5", "agentA6"}},
+			{Team: "B", Connected: []string{"agentB1", "agentB2"}, Missing: []string{}},
+		},
+	}
+	assert.Equal(t, "waiting (round-robin); 0 simulations completed; next: match 1/3 (A vs B), simulation 1/2 at 14:30:00\n"+
+		"  team A: 3/6 connected, missing agentA3, agentA5-6\n"+
+		"  team B: 2/2 connected", v.String())
+
+	v.Phase, v.Next, v.Match, v.Simulation, v.Name, v.Steps, v.Teams = PhaseRunning, nil, 0, 0, "7_A_B", 400, []string{"A", "B"}
+	assert.Contains(t, v.String(), "step –/399; scores", "no step played yet")
 }

@@ -12,17 +12,26 @@ import (
 // agentPollInterval is how often WaitForAgents looks at the connections.
 const agentPollInterval = 20 * time.Millisecond
 
-// waitForLaunch blocks until the tournament may start (docs/config.md, "Launch"):
-// "key" waits for an empty console line, "<N>s" for N seconds, "HH:mm" for
-// that local time today (at once if it has passed). Options.Launch and
-// Options.WaitForAgents replace server.launch. The stop command ends the
-// wait with errStoppedBeforeLaunch.
+// waitForLaunch blocks until the tournament may start (docs/config.md,
+// "Launch"): "key" waits for an empty console line, "<N>s" for N seconds,
+// "HH:mm" for that local time today (at once if it has passed).
+// Options.Launch and Options.WaitForAgents replace server.launch; the
+// launch command (POST /admin/launch) starts it at once in every case. The
+// stop command ends the wait with errStoppedBeforeLaunch.
 func (s *Server) waitForLaunch(ctx context.Context) error {
+	err := s.awaitLaunch(ctx)
+	if err == nil {
+		s.ctrl.started()
+	}
+	return err
+}
+
+func (s *Server) awaitLaunch(ctx context.Context) error {
 	if s.opts.LaunchNow {
 		return nil
 	}
 	if s.opts.Launch != nil {
-		return launchWhen(ctx, s.ctrl.stopped(), s.opts.Launch)
+		return launchWhen(ctx, s, s.opts.Launch)
 	}
 	if s.opts.WaitForAgents > 0 {
 		return s.waitForAgents(ctx)
@@ -36,11 +45,11 @@ func (s *Server) waitForLaunch(ctx context.Context) error {
 	}
 	if spec.Kind == config.LaunchOnKey {
 		if s.opts.Console == nil {
-			s.log.Warn().Msg(`launch is "key" but there is no console: the tournament never starts`)
+			s.log.Warn().Msg(`launch is "key" but there is no console: only the launch command (POST /admin/launch) starts the tournament`)
 		} else {
 			s.log.Info().Msg("press ENTER to start the tournament")
 		}
-		return launchWhen(ctx, s.ctrl.stopped(), s.key.pressed)
+		return launchWhen(ctx, s, s.key.pressed)
 	}
 	if spec.Delay <= 0 {
 		return nil
@@ -50,15 +59,19 @@ func (s *Server) waitForLaunch(ctx context.Context) error {
 	s.statusChanged()
 	t := time.NewTimer(spec.Delay)
 	defer t.Stop()
-	return launchWhen(ctx, s.ctrl.stopped(), t.C)
+	return launchWhen(ctx, s, t.C)
 }
 
-// launchWhen waits for ch, the stop command or the end of ctx.
-func launchWhen[T any](ctx context.Context, stop <-chan struct{}, ch <-chan T) error {
+// launchWhen waits for ch, the launch command, the stop command or the
+// end of ctx.
+func launchWhen[T any](ctx context.Context, s *Server, ch <-chan T) error {
 	select {
 	case <-ch:
 		return nil
-	case <-stop:
+	case <-s.ctrl.launchRequested():
+		s.log.Info().Msg("launch command: the tournament starts now")
+		return nil
+	case <-s.ctrl.stopped():
 		return errStoppedBeforeLaunch
 	case <-ctx.Done():
 		return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
@@ -67,35 +80,31 @@ func launchWhen[T any](ctx context.Context, stop <-chan struct{}, ch <-chan T) e
 
 // waitForAgents starts as soon as every account of every team of the
 // tournament (the line-up of a single match, otherwise all teams; indices
-// 1 … largest team size) is connected, or after Options.WaitForAgents.
+// 1 … largest team size) is connected, or after Options.WaitForAgents;
+// then it names the accounts that are missing.
 func (s *Server) waitForAgents(ctx context.Context) error {
-	var users []string
-	for _, name := range s.standingTeams() {
-		for _, acc := range s.ordered {
-			if acc.team == name {
-				users = append(users, acc.user)
-			}
-		}
+	total := 0
+	for _, r := range s.roster() {
+		total += len(r.Connected) + len(r.Missing)
 	}
-	s.log.Info().Int("agents", len(users)).Dur("atMost", s.opts.WaitForAgents).Msg("the tournament starts when every agent is connected")
+	s.log.Info().Int("agents", total).Dur("atMost", s.opts.WaitForAgents).Msg("the tournament starts when every agent is connected")
 	deadline := time.NewTimer(s.opts.WaitForAgents)
 	defer deadline.Stop()
 	tick := time.NewTicker(agentPollInterval)
 	defer tick.Stop()
 	for {
-		missing := 0
-		for _, u := range users {
-			if acc, ok := s.accounts[u]; !ok || !acc.connected() {
-				missing++
-			}
-		}
-		if missing == 0 {
+		missing := missingAccounts(s.roster())
+		if len(missing) == 0 {
 			return nil
 		}
 		select {
 		case <-tick.C:
 		case <-deadline.C:
-			s.log.Warn().Int("missing", missing).Msg("not every agent connected in time; starting anyway")
+			s.log.Warn().Str("missing", CompactAccounts(missing)).Int("count", len(missing)).
+				Msgf("not every agent connected within %s; starting anyway", s.opts.WaitForAgents)
+			return nil
+		case <-s.ctrl.launchRequested():
+			s.log.Info().Int("missing", len(missing)).Msg("launch command: the tournament starts now")
 			return nil
 		case <-s.ctrl.stopped():
 			return errStoppedBeforeLaunch

@@ -86,21 +86,31 @@ func (r SimRecord) Teams() []string {
 // ReadManifest reads the manifest of a tournament directory (or a manifest
 // file given directly). A missing file is reported with fs.ErrNotExist.
 func ReadManifest(path string) (*Manifest, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, ManifestFile)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read tournament manifest: %w", err)
-	}
 	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("read tournament manifest %s: %w", path, err)
+	if err := readFolderFile(path, ManifestFile, "tournament manifest", &m); err != nil {
+		return nil, err
 	}
 	if m.Format != ManifestFormat {
 		return nil, fmt.Errorf("read tournament manifest %s: format %q, want %q", path, m.Format, ManifestFormat)
 	}
 	return &m, nil
+}
+
+// readFolderFile decodes the JSON file name of a tournament folder, or
+// path itself when it is a file, into v; what names it in errors. A
+// missing file is reported with fs.ErrNotExist.
+func readFolderFile(path, name, what string, v any) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, name)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", what, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("read %s %s: %w", what, path, err)
+	}
+	return nil
 }
 
 // writeJSONAtomic writes v as indented JSON to path so that readers (and a

@@ -29,6 +29,9 @@ type SimInfo struct {
 type SimResult struct {
 	Scores  []scenario.TeamScore // match order
 	Ranking []int                // 1-based, equal scores share a rank
+	// Agents says how each agent took part (the stats file), in the
+	// world's agent order.
+	Agents []AgentStats
 }
 
 // AnswerKind says how an agent answered a step's request-action.

@@ -15,6 +15,7 @@ import (
 type record struct {
 	dir      string
 	manifest Manifest
+	stats    []SimStats // the stats file's simulations
 	now      func() time.Time
 }
 
@@ -28,6 +29,18 @@ func (r *record) addSimulation(sim SimRecord) error {
 	r.manifest.Simulations = append(r.manifest.Simulations, sim)
 	if err := r.save(); err != nil {
 		return fmt.Errorf("record simulation %s: %w", sim.Name, err)
+	}
+	return nil
+}
+
+// addStats records the AgentStats of a simulation in the stats file.
+func (r *record) addStats(sim SimStats) error {
+	r.stats = append(r.stats, sim)
+	if r.dir == "" {
+		return nil
+	}
+	if err := writeJSONAtomic(filepath.Join(r.dir, StatsFile), Stats{Format: StatsFormat, Simulations: r.stats}); err != nil {
+		return fmt.Errorf("record the stats of %s: %w", sim.Name, err)
 	}
 	return nil
 }

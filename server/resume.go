@@ -51,7 +51,8 @@ func (s *Server) openTournament() (*plan, error) {
 	switch {
 	case old != nil && s.opts.Resume:
 		return s.resume(dir, checksum, old)
-	case old != nil && old.State == StateRunning:
+	case old != nil && old.State == StateRunning && len(old.Simulations) > 0:
+		// Its server has ended (this one holds the folder's lock): it crashed.
 		return nil, fmt.Errorf("%s holds an unfinished tournament (%d simulations played, state %q): "+
 			"continue it with -resume, or move it away or use another folder (-dir) to start a new one",
 			dir, len(old.Simulations), old.State)
@@ -59,7 +60,8 @@ func (s *Server) openTournament() (*plan, error) {
 		if err := archive(dir, old); err != nil {
 			return nil, err
 		}
-		s.log.Warn().Str("dir", dir).Str("state", old.State).Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
+		s.log.Warn().Str("dir", dir).Str("state", old.State).Int("played", len(old.Simulations)).
+			Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
 	case s.opts.Resume:
 		s.log.Warn().Str("dir", dir).Msg("nothing to resume: no tournament manifest, a new tournament starts")
 	}
@@ -142,6 +144,9 @@ func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
 		}
 	}
 	rec := &record{dir: dir, manifest: *old, now: s.now}
+	if rec.stats, err = resumedStats(dir, old); err != nil {
+		s.log.Warn().Err(err).Msg("the stats file cannot be read; the stats of the simulations played before are lost")
+	}
 	_, more := sched.lineup(match)
 	p := &plan{schedule: sched, record: rec, match: match, index: index, finished: !more}
 	state := StateRunning
@@ -156,11 +161,11 @@ func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
 	return p, nil
 }
 
-// archive renames the manifest and standings of a previous tournament in
+// archive renames the manifest, standings and stats of a previous tournament in
 // dir, so that a new tournament can start there without losing them.
 func archive(dir string, old *Manifest) error {
 	stamp := filestamp.Format(old.Started.Local())
-	for _, name := range []string{ManifestFile, StandingsName} {
+	for _, name := range []string{ManifestFile, StandingsName, StatsFile} {
 		from := filepath.Join(dir, name)
 		ext := filepath.Ext(name)
 		to := filepath.Join(dir, name[:len(name)-len(ext)]+"-"+stamp+ext)

@@ -74,11 +74,15 @@ type Server struct {
 	gate     stepGate // of the running step
 	ctrl     *Control
 	notifier *statusNotifier
+	timers   []StepTimer // the Observers that time steps
+	totals   stepTotals
 	key      launchKey
 	// lastStart is the start of the latest simulation (tournament goroutine only).
 	lastStart time.Time
 
 	listener net.Listener
+	lock     *folderLock // of the tournament folder, between Open and Close
+	opened   bool
 	wg       sync.WaitGroup
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
@@ -106,12 +110,61 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	s.ctrl.roster = s.roster
+	for _, o := range opts.Observers {
+		if t, ok := o.(StepTimer); ok {
+			s.timers = append(s.timers, t)
+		}
+	}
 	for _, a := range cfg.Accounts() {
 		acc := &account{user: a.User, password: a.Password, team: a.Team}
 		s.accounts[a.User] = acc
 		s.ordered = append(s.ordered, acc)
 	}
 	return s
+}
+
+// Open takes what a start can fail to get from the machine, before
+// anything is written: the lock of the tournament folder (another server
+// holding it is named in the error; the lock of one that has ended is
+// taken over) and the agent port (unless Listen was called). A start that
+// fails here changes nothing. Run opens when not done yet; a caller that
+// opens and then does not run must Close.
+func (s *Server) Open() error {
+	if s.opened {
+		return nil
+	}
+	if dir := s.tournamentDir(); dir != "" {
+		lock, err := lockFolder(dir)
+		if err != nil {
+			s.Close()
+			return err
+		}
+		s.lock = lock
+		if lock.previous.PID != 0 {
+			s.log.Info().Str("dir", dir).Stringer("previous", lock.previous).
+				Msg("the previous server of this tournament folder has ended without releasing it; lock taken over")
+		}
+	}
+	if s.listener == nil {
+		if err := s.Listen(); err != nil {
+			s.Close()
+			return err
+		}
+	}
+	s.opened = true
+	return nil
+}
+
+// Close closes the agent port and every connection and releases the
+// tournament folder. Run closes at its end; closing again does nothing.
+func (s *Server) Close() {
+	if s.listener != nil {
+		s.shutdown()
+	}
+	if s.lock != nil {
+		s.lock.release()
+		s.lock = nil
+	}
 }
 
 // Listen opens the agent port. Agents may connect and authenticate from now on.
@@ -143,20 +196,16 @@ func (s *Server) Control() *Control { return s.ctrl }
 // ends it cleanly after the current simulation. It returns an error wrapping
 // ErrInterrupted when ctx ended the tournament early; every completed
 // simulation is recorded and the results of matches are written either way.
+// It opens the server first when Open was not called.
 func (s *Server) Run(ctx context.Context) (Summary, error) {
-	p, err := s.openTournament()
-	if err != nil {
-		if s.listener != nil {
-			s.shutdown()
-		}
+	if err := s.Open(); err != nil {
 		return Summary{}, err
 	}
-	if s.listener == nil {
-		if err := s.Listen(); err != nil {
-			return Summary{}, err
-		}
+	defer s.Close()
+	p, err := s.openTournament()
+	if err != nil {
+		return Summary{}, err
 	}
-	defer s.shutdown()
 	s.startConsole()
 	summary, finished, err := s.runPlan(ctx, p)
 	state := StateStopped

@@ -61,6 +61,7 @@ func (s *session) run(reader *protocol.FrameReader) {
 	s.close()
 	wg.Wait()
 	s.acc.detach(s)
+	s.acc.counters.disconnects.Add(1)
 	s.srv.wakeStepLoop()
 	s.srv.statusChanged()
 	s.log.Info().Msg("agent disconnected")
@@ -74,7 +75,9 @@ func (s *session) readLoop(reader *protocol.FrameReader) {
 		var tooLarge *protocol.FrameTooLargeError
 		switch {
 		case errors.As(err, &tooLarge):
-			s.log.Warn().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
+			s.acc.counters.malformed.Add(1)
+			s.acc.counters.bytesIn.Add(int64(tooLarge.Size))
+			s.log.Debug().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
 			continue
 		case err != nil:
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
@@ -82,9 +85,11 @@ func (s *session) readLoop(reader *protocol.FrameReader) {
 			}
 			return
 		}
+		s.acc.counters.bytesIn.Add(int64(len(frame)) + 1)
 		msg, err := protocol.Decode(frame)
 		if err != nil {
-			s.log.Warn().Err(err).Int("size", len(frame)).Msg("dropped malformed message")
+			s.acc.counters.malformed.Add(1)
+			s.log.Debug().Err(err).Int("size", len(frame)).Msg("dropped malformed message")
 			continue
 		}
 		switch m := msg.(type) {
@@ -105,6 +110,7 @@ func (s *session) receiveAction(a protocol.Action) {
 	case offerAccepted:
 		s.srv.wakeStepLoop()
 	default:
+		s.acc.counters.rejected(r)
 		s.log.Debug().Int64("id", a.ID).Str("action", a.Type).Stringer("reason", r).Msg("ignored action")
 	}
 }
@@ -135,7 +141,9 @@ func (s *session) writeLoop() {
 		clear(batch)
 		if len(buf) > 0 {
 			_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-			if _, err := s.conn.Write(buf); err != nil {
+			n, err := s.conn.Write(buf)
+			s.acc.counters.bytesOut.Add(int64(n))
+			if err != nil {
 				s.log.Debug().Err(err).Msg("write failed")
 				s.close()
 				return

@@ -20,6 +20,7 @@ type simulation struct {
 	info         SimInfo
 	world        *scenario.World
 	participants []*account // world.Agents() order
+	conduct      *conduct   // the participants' AgentStats
 	log          zerolog.Logger
 }
 
@@ -60,11 +61,15 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 		}
 		sim.participants = append(sim.participants, acc)
 	}
+	sim.conduct = newConduct(sim.participants, sim.log)
 	s.status.simulationStarted(names, index)
 	s.ctrl.simulationStarted(info)
 	s.statusChanged()
 	sim.log.Info().Int("index", index).Int("steps", entry.Steps).Int64("seed", params.Seed).
 		Int("teamSize", entry.TeamSize).Msg("simulation starts")
+	for _, w := range world.SetupWarnings() {
+		sim.log.Warn().Msg("setup " + w.String())
+	}
 	if r := world.Reachability(); !r.Connected() {
 		sim.log.Warn().Str("terrain", r.String()).Msg("not every start cell, dispenser and zone is reachable (grid.connected would carve paths)")
 	}
@@ -90,7 +95,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 			return info, SimResult{}, err
 		}
 	}
-	result := SimResult{Scores: world.Scores(), Ranking: world.Ranking()}
+	result := SimResult{Scores: world.Scores(), Ranking: world.Ranking(), Agents: sim.conduct.finish(sim.participants)}
 	sim.end(result)
 	return info, result, nil
 }
@@ -132,6 +137,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	if err := w.Execute(actions); err != nil {
 		return fmt.Errorf("execute step %d: %w", w.Step(), err)
 	}
+	sim.srv.stepCounted(sim.info, w.Step(), time.Since(began), sim.conduct, answers)
 	sim.srv.ctrl.stepDone(w.Step(), w.Scores())
 	if obs := sim.srv.opts.Observers; len(obs) > 0 {
 		snap := w.Snapshot()

@@ -115,6 +115,10 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 			runErr = err
 			break
 		}
+		if err := p.record.addStats(simStats(outcome)); err != nil {
+			runErr = err
+			break
+		}
 		s.ctrl.simulationEnded()
 		s.announceNext(p, no, i, mr.Teams)
 		if err := s.waitBetweenSimulations(ctx); err != nil {
@@ -236,6 +240,12 @@ func simRecord(o SimOutcome) SimRecord {
 		r.Scores = append(r.Scores, TeamResult{Team: ts.Team, Score: ts.Score, Ranking: o.Result.Ranking[i]})
 	}
 	return r
+}
+
+// simStats turns a finished simulation into its stats file entry.
+func simStats(o SimOutcome) SimStats {
+	return SimStats{Name: o.Info.Name, Match: o.Info.Match, Index: o.Info.Index, Teams: o.Info.Teams,
+		Steps: o.Info.Steps, Agents: o.Result.Agents}
 }
 
 // outcomes turns manifest entries back into simulation outcomes (for result files).

@@ -204,7 +204,7 @@ func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
 	require.Eventually(t, func() bool { return status().Step == 1 }, 15*time.Second, time.Millisecond)
 	assert.True(t, status().Paused, "still paused after single steps")
 	say("status")
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step 2/5") }, 15*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step 1/4;") }, 15*time.Second, time.Millisecond)
 	say("dance") // unknown: logged, nothing happens
 	say("c")
 	var res result
@@ -335,8 +335,10 @@ func TestResume_RandomModeContinuesTheSameSequenceOfLineups(t *testing.T) {
 func TestNewTournament_RefusesAnUnfinishedOneWithoutResume(t *testing.T) {
 	dir := t.TempDir()
 	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B"}, 2, []int{1}, "")
-	// A crashed tournament leaves its manifest in state running.
-	m := Manifest{Format: ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: StateRunning}
+	// A crashed tournament leaves its manifest in state running (one that
+	// crashed before its first simulation lost nothing and is replaced).
+	m := Manifest{Format: ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: StateRunning,
+		Simulations: []SimRecord{{Name: "1_A_B"}}}
 	require.NoError(t, writeJSONAtomic(filepath.Join(dir, ManifestFile), m))
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	_, err := runTournament(t, srv)

@@ -88,20 +88,24 @@ func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Para
 		if err != nil {
 			return p, fmt.Errorf("setup: %w", err)
 		}
-		if p.Setup, err = scenario.ParseSetup(m.Setup, data); err != nil {
-			return p, fmt.Errorf("setup: %w", err)
-		}
+		// Lines that are no command are kept as skips: the world reports
+		// them with the lines it cannot apply (World.SetupWarnings).
+		p.Setup, _ = scenario.ParseSetup(m.Setup, data)
 	}
 	return p, nil
 }
 
 // CheckMatches builds every match entry's world once, before the server
-// starts, so that a broken bitmap or setup file (a bad line, an unknown
-// block type, an occupied or out-of-range cell, a duplicate task name) fails
-// at start-up with file, line and reason instead of in the middle of a
-// tournament. The trial world plays the first teamsPerMatch teams of the
-// config (the first round-robin match) with the configured seed, or seed 0.
-func CheckMatches(cfg *config.Config) error {
+// starts, so that a broken bitmap fails at start-up instead of in the
+// middle of a tournament, and the setup lines the worlds skip (a line that
+// is no command, an occupied or off-grid cell, an unknown agent or block
+// type…) are known at once. It returns those lines as warnings,
+// "match[i]: file:line: reason (line skipped)"; -strict-setup refuses to
+// start when there are any. The trial world plays the first teamsPerMatch
+// teams of the config (the first round-robin match) with the configured
+// seed, or seed 0, so a simulation with another line-up or seed may skip
+// other lines: it logs them when it starts.
+func CheckMatches(cfg *config.Config) (warnings []string, err error) {
 	n := min(max(cfg.Server.TeamsPerMatch, 1), len(cfg.Teams))
 	teams := make([]scenario.Team, n)
 	for i, t := range cfg.Teams[:n] {
@@ -110,13 +114,17 @@ func CheckMatches(cfg *config.Config) error {
 	for i, m := range cfg.Match {
 		p, err := WorldParams(cfg, m, time.UnixMilli(0))
 		if err != nil {
-			return fmt.Errorf("match[%d]: %w", i, err)
+			return warnings, fmt.Errorf("match[%d]: %w", i, err)
 		}
-		if _, err := scenario.New(p, teams); err != nil {
-			return fmt.Errorf("match[%d]: %w", i, err)
+		w, err := scenario.New(p, teams)
+		if err != nil {
+			return warnings, fmt.Errorf("match[%d]: %w", i, err)
+		}
+		for _, sw := range w.SetupWarnings() {
+			warnings = append(warnings, fmt.Sprintf("match[%d]: setup %s", i, sw))
 		}
 	}
-	return nil
+	return warnings, nil
 }
 
 func bounds(b config.Bounds) scenario.Bounds { return scenario.Bounds{Min: b.Min, Max: b.Max} }

@@ -65,7 +65,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgressLine(stdout)
+	progress := newProgress(stdout, nil, len(cfg.Match))
 	// Each demo is a fresh tournament in a folder of its own, so an
 	// interrupted demo never blocks the next one; its replay goes there too.
 	if *dir == "" {
@@ -79,6 +79,9 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer spec.close()
+	if err := spec.prepare(); err != nil {
+		return err
+	}
 	var hs *httpServer
 	if monitorOn {
 		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {

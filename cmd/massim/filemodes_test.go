@@ -53,7 +53,7 @@ func TestServe_FilesAreWorldReadableUnderTheUmask(t *testing.T) {
 				assert.Equal(t, want, info.Mode().Perm(), "%s", path)
 				return nil
 			}))
-			for _, pattern := range []string{"result_*.json", "manifest.json", "standings.json", "replays/*/static.json", "replays/*.mreplay", "logs/MASSim-log-*.log"} {
+			for _, pattern := range []string{"result_*.json", "manifest.json", "standings.json", "stats.json", "replays/*/static.json", "replays/*.mreplay", "logs/MASSim-log-*.log"} {
 				matches, err := filepath.Glob(filepath.Join(folder, pattern))
 				require.NoError(t, err)
 				assert.NotEmpty(t, matches, "%s in %v", pattern, files)

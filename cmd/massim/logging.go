@@ -71,9 +71,11 @@ func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zero
 	if !ok {
 		zl = zerolog.InfoLevel
 	}
-	var out io.Writer = stderr
+	// One write per line, under a lock: the server logs from many
+	// goroutines, and not every writer (a test's buffer) is safe for that.
+	var out io.Writer = zerolog.SyncWriter(stderr)
 	if l.format == "console" {
-		out = zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05.000", NoColor: colourless(stderr)}
+		out = zerolog.ConsoleWriter{Out: out, TimeFormat: "15:04:05.000", NoColor: colourless(stderr)}
 	}
 	closeFile := func() {}
 	if logDir != "" {

@@ -19,7 +19,7 @@ func TestDemo_PlaysTheEmbeddedMatchAndExitsZero(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := run([]string{"demo", "-monitor", "off", "-dir", dir}, &out, &errOut)
 	require.Equal(t, 0, code, "stderr: %s", errOut.String())
-	assert.Contains(t, out.String(), "step  200/200")
+	assert.Contains(t, out.String(), "step  199/199")
 	assert.Contains(t, out.String(), "_A_B:")
 	assert.Contains(t, out.String(), "results: ")
 

@@ -48,13 +48,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := server.Options{Lineup: lineup, Resume: true}
 	intoFolder(cfg, &opts, *out)
-	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
+	log, prog, closeLogs, err := f.newLogs(cfg, stdout, stderr)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	defer closeLog()
-	for _, w := range cfg.Warnings {
-		log.Warn().Msg(w)
-	}
+	defer closeLogs()
+	opts.Observers = append(opts.Observers, prog)
 	return playTournament(&f, cfg, opts, log, stdout)
 }

@@ -130,6 +130,17 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	for _, row := range killedStandings.Standings {
 		assert.Equal(t, 4, row.Played, "team %s: nothing counted twice", row.Team)
 	}
+	stats, err := server.ReadStats(killedResults)
+	require.NoError(t, err)
+	m, err = server.ReadManifest(killedResults)
+	require.NoError(t, err)
+	require.Len(t, stats.Simulations, len(m.Simulations), "the stats list the recorded simulations, the killed one once")
+	for i, s := range stats.Simulations {
+		assert.Equal(t, m.Simulations[i].Name, s.Name)
+		for _, a := range s.Agents {
+			assert.Equal(t, int64(steps), a.Actions+a.Timeouts+a.Offline, "%s %s", s.Name, a.Agent)
+		}
+	}
 	results, err := filepath.Glob(filepath.Join(killedResults, "result_*.json"))
 	require.NoError(t, err)
 	assert.Len(t, results, 3, "one result file per match, the killed match included")

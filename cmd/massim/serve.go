@@ -29,16 +29,11 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if *dir != "" {
 		intoFolder(cfg, &opts, *dir)
 	}
-	log, closeLog, err := f.logs.newLogger(stderr, cfg.Server.LogLevel, cfg.Server.LogPath)
+	log, prog, closeLogs, err := f.newLogs(cfg, stdout, stderr)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	defer closeLog()
-	for _, key := range cfg.Server.Defaulted {
-		log.Info().Str("key", "server."+key).Msg("config key absent, default used")
-	}
-	for _, w := range cfg.Warnings {
-		log.Warn().Msg(w)
-	}
+	defer closeLogs()
+	opts.Observers = append(opts.Observers, prog)
 	return playTournament(&f, cfg, opts, log, stdout)
 }

@@ -24,18 +24,19 @@ type spectators struct {
 	hub       *monitor.Hub
 	library   *monitor.Library
 	log       zerolog.Logger
+
+	replayPath string // "" when no replays are written
+	live       bool   // the monitor is served
 }
 
 // newSpectators writes replays when the config asks for them and, with
 // live set, starts the monitor hub; the monitor also lists the replays
-// written so far.
+// written so far. It touches no file: prepare creates the replay folder,
+// once the server is sure to start.
 func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectators, error) {
-	s := &spectators{log: log}
+	s := &spectators{log: log, replayPath: cfg.Server.ReplayPath, live: live}
 	var sinks []stream.Sink
 	if path := cfg.Server.ReplayPath; path != "" {
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			return nil, fmt.Errorf("replay folder: %w", err)
-		}
 		format := cfg.Server.ReplayFormat
 		if format != config.ReplayOfficial {
 			sinks = append(sinks, stream.NewCompactFiles(path, compact.WriterOptions{}, log))
@@ -44,24 +45,37 @@ func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectato
 			sinks = append(sinks, stream.NewOfficialFolders(path, log))
 		}
 		log.Info().Str("path", path).Str("format", format).Msg("writing replays")
-		if live {
-			lib, err := monitor.NewLibrary(path)
-			if err != nil {
-				return nil, err
-			}
-			s.library = lib
-		}
 	}
 	if live {
 		s.hub = monitor.NewHub(monitor.Options{Log: log})
 		sinks = append(sinks, s.hub.Sink())
 	}
 	if len(sinks) > 0 {
-		// One stream: every step is encoded once for the replays and the monitor.
+		// One stream: every step is encoded once for the replays and the
+		// monitor (which also gets the tournament's status through it).
 		s.stream = stream.New(stream.Options{Log: log}, sinks...)
 		s.observers = append(s.observers, s.stream)
 	}
 	return s, nil
+}
+
+// prepare creates the replay folder and, for the live monitor, the
+// library of the replays in it.
+func (s *spectators) prepare() error {
+	if s.replayPath == "" {
+		return nil
+	}
+	if err := os.MkdirAll(s.replayPath, 0o755); err != nil {
+		return fmt.Errorf("replay folder: %w", err)
+	}
+	if s.live {
+		lib, err := monitor.NewLibrary(s.replayPath)
+		if err != nil {
+			return err
+		}
+		s.library = lib
+	}
+	return nil
 }
 
 // mount registers the monitor's routes (/, /live/..., /replays/) on mux.

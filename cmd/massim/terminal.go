@@ -12,6 +12,9 @@ import (
 // progress line rewritten in place and the "press ENTER" launch only make
 // sense on one.
 func isTerminal(w any) bool {
+	if wr, ok := w.(wrapper); ok {
+		return isTerminal(wr.underlying())
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -25,3 +28,6 @@ func isTerminal(w any) bool {
 func colourless(w io.Writer) bool {
 	return !isTerminal(w) || os.Getenv("NO_COLOR") != ""
 }
+
+// wrapper is a writer that writes to another (see progress.logsAround).
+type wrapper interface{ underlying() io.Writer }

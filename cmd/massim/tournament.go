@@ -30,6 +30,10 @@ type tournamentFlags struct {
 	waitAgents time.Duration
 	logs       logFlags
 	profile    profileFlags
+	// strictConfig and strictSetup turn the config's unknown keys and the
+	// skipped setup lines from warnings into errors.
+	strictConfig bool
+	strictSetup  bool
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -41,6 +45,8 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
 	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
 		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
+	fs.BoolVar(&f.strictConfig, "strict-config", false, "refuse a config with unknown keys (default: a warning naming the nearest known key)")
+	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	f.logs.register(fs)
 	f.profile.register(fs, "the server")
 }
@@ -57,12 +63,20 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 	default:
 		return nil, errors.New("need -conf FILE (or -confString JSON)")
 	}
-	if err == nil {
-		err = server.CheckMatches(cfg)
-	}
 	if err != nil {
 		return nil, err
 	}
+	if f.strictConfig && len(cfg.UnknownKeys) > 0 {
+		return nil, refused("-strict-config", "unknown config keys", cfg.UnknownKeys)
+	}
+	skipped, err := server.CheckMatches(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f.strictSetup && len(skipped) > 0 {
+		return nil, refused("-strict-setup", "setup lines that cannot be used", skipped)
+	}
+	cfg.Warnings = append(cfg.Warnings, skipped...)
 	if f.launch != "" {
 		if _, err := config.ParseLaunch(f.launch, time.Now()); err != nil {
 			return nil, fmt.Errorf("-launch: %w", err)
@@ -70,6 +84,42 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 		cfg.Server.Launch = f.launch
 	}
 	return cfg, nil
+}
+
+// newLogs builds the logger of serve and match and the progress display,
+// which share the terminal when both stdout and stderr are one.
+func (f *tournamentFlags) newLogs(cfg *config.Config, stdout, stderr io.Writer) (zerolog.Logger, *progress, func(), error) {
+	prog := newProgress(stdout, nil, len(cfg.Match))
+	logOut := stderr
+	if isTerminal(stderr) {
+		logOut = prog.logsAround(stderr)
+	}
+	log, closeLog, err := f.logs.newLogger(logOut, cfg.Server.LogLevel, cfg.Server.LogPath)
+	if err != nil {
+		return log, nil, nil, err
+	}
+	prog.log = &log
+	logConfigNotes(log, cfg)
+	return log, prog, func() { prog.finish(); closeLog() }, nil
+}
+
+// refused is the error of a strict flag: what it refused, one per line.
+func refused(flag, what string, items []string) error {
+	return fmt.Errorf("%s: %s (%d):\n  %s", flag, what, len(items), strings.Join(items, "\n  "))
+}
+
+// logConfigNotes logs what loading the config noticed: defaults applied
+// (info), leniencies, skipped setup lines and unknown keys (warnings).
+func logConfigNotes(log zerolog.Logger, cfg *config.Config) {
+	for _, key := range cfg.Server.Defaulted {
+		log.Info().Str("key", "server."+key).Msg("config key absent, default used")
+	}
+	for _, w := range cfg.Warnings {
+		log.Warn().Msg(w)
+	}
+	for _, u := range cfg.UnknownKeys {
+		log.Warn().Msg(u + " (-strict-config refuses it)")
+	}
 }
 
 // intoFolder makes dir the tournament folder: result files, manifest and
@@ -118,17 +168,32 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	defer spec.close()
 	opts.Observers = append(opts.Observers, spec.observers...)
 	srv := server.New(cfg, log, opts)
+	// What can fail because of the machine comes first (the folder's lock,
+	// the ports), so that a failed start writes nothing.
+	if err := srv.Open(); err != nil {
+		return err
+	}
+	defer srv.Close()
+	var hs *httpServer
 	if monitorOn {
-		hs, err := listenHTTP(monitorAddr, false, log)
-		if err != nil {
+		if hs, err = listenHTTP(monitorAddr, false, log); err != nil {
 			return err
 		}
+	}
+	if err := spec.prepare(); err != nil {
+		return err
+	}
+	adminLaunch := "" // the URL of POST /admin/launch, when this run has one
+	if hs != nil {
 		spec.mount(hs.Mux)
 		token, source := admin.Token(cfg.Server.AdminToken, os.Getenv)
 		if source != "" {
 			log.Info().Str("tokenFrom", source).Msg("admin API enabled under /admin/")
 		}
 		admin.Mount(hs.Mux, admin.New(srv.Control(), token, log))
+		if token != "" {
+			adminLaunch = hs.URL() + "admin/launch"
+		}
 		httpCtx, stopHTTP := context.WithCancel(context.Background())
 		served := hs.Serve(httpCtx)
 		defer func() {
@@ -138,6 +203,10 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 			}
 		}()
 		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
+	}
+	if spec, err := config.ParseLaunch(cfg.Server.Launch, time.Now()); err == nil && spec.Kind == config.LaunchOnKey &&
+		opts.Console == os.Stdin && !isTerminal(os.Stdin) && f.waitAgents == 0 {
+		warnUnattendedKeyLaunch(log, adminLaunch)
 	}
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
@@ -154,6 +223,18 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	}
 	return err
+}
+
+// warnUnattendedKeyLaunch says how to start a "key" tournament when
+// nobody can press ENTER (a container, a service, a run over SSH without a
+// terminal): the launch keeps waiting for a key that never comes.
+func warnUnattendedKeyLaunch(log zerolog.Logger, adminLaunch string) {
+	how := "POST /admin/launch (needs -monitor and an admin token, which this run does not have)"
+	if adminLaunch != "" {
+		how = "POST " + adminLaunch + " (with the admin token)"
+	}
+	log.Warn().Msg(`launch is "key" but standard input is not a terminal, so nobody can press ENTER: ` +
+		"start the tournament with " + how + ", or run it with -launch 30s (a delay, or HH:mm) or -wait-agents 5m")
 }
 
 // printSummary prints the scores of every simulation this run completed.

@@ -64,7 +64,18 @@ type job struct {
 var (
 	_ server.Observer       = (*Stream)(nil)
 	_ server.ActionRecorder = (*Stream)(nil)
+	_ server.StatusObserver = (*Stream)(nil)
 )
+
+// TournamentStatusChanged implements server.StatusObserver: sinks that
+// want the tournament's status (the monitor) get it at once; it never blocks.
+func (s *Stream) TournamentStatusChanged(st server.TournamentStatus) {
+	for _, k := range s.sinks {
+		if o, ok := k.(server.StatusObserver); ok {
+			o.TournamentStatusChanged(st)
+		}
+	}
+}
 
 // New starts a stream feeding sinks; Close stops it.
 func New(opts Options, sinks ...Sink) *Stream {

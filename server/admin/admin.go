@@ -18,6 +18,7 @@ const TokenEnv = "MASSIM_ADMIN_TOKEN"
 
 // Controls is what the API drives; *server.Control implements it.
 type Controls interface {
+	Launch() error
 	Pause() error
 	Continue() error
 	Step() error
@@ -50,6 +51,7 @@ func New(c Controls, token string, log zerolog.Logger) http.Handler {
 	a := &api{c: c, tokenSum: sha256.Sum256([]byte(token)), log: log}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /admin/status", a.status)
+	mux.HandleFunc("POST /admin/launch", a.command("launch", c.Launch))
 	mux.HandleFunc("POST /admin/pause", a.command("pause", c.Pause))
 	mux.HandleFunc("POST /admin/continue", a.command("continue", c.Continue))
 	mux.HandleFunc("POST /admin/step", a.command("step", c.Step))

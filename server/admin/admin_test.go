@@ -24,6 +24,7 @@ func (f *fakeControls) do(name string) error {
 	f.calls = append(f.calls, name)
 	return f.refuse[name]
 }
+func (f *fakeControls) Launch() error   { return f.do("launch") }
 func (f *fakeControls) Pause() error    { return f.do("pause") }
 func (f *fakeControls) Continue() error { return f.do("continue") }
 func (f *fakeControls) Step() error     { return f.do("step") }
@@ -57,7 +58,7 @@ func TestAdmin_RefusesRequestsWithoutTheToken(t *testing.T) {
 		{"empty token", "Bearer "},
 	}
 	for _, tc := range tests {
-		for _, ep := range []struct{ method, path string }{{"POST", "/admin/pause"}, {"POST", "/admin/stop"}, {"GET", "/admin/status"}} {
+		for _, ep := range []struct{ method, path string }{{"POST", "/admin/launch"}, {"POST", "/admin/pause"}, {"POST", "/admin/stop"}, {"GET", "/admin/status"}} {
 			t.Run(tc.name+" "+ep.path, func(t *testing.T) {
 				rec := serve(h, ep.method, ep.path, tc.auth)
 				assert.Equal(t, http.StatusUnauthorized, rec.Code)
@@ -72,7 +73,7 @@ func TestAdmin_RefusesRequestsWithoutTheToken(t *testing.T) {
 func TestAdmin_WorksWithTheToken(t *testing.T) {
 	c := &fakeControls{}
 	h := New(c, token, zerolog.Nop())
-	for _, cmd := range []string{"pause", "step", "continue", "stop"} {
+	for _, cmd := range []string{"launch", "pause", "step", "continue", "stop"} {
 		t.Run(cmd, func(t *testing.T) {
 			rec := serve(h, http.MethodPost, "/admin/"+cmd, "Bearer "+token)
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
@@ -82,7 +83,7 @@ func TestAdmin_WorksWithTheToken(t *testing.T) {
 			assert.Equal(t, []string{"A", "C"}, st.Teams, "answers with the status")
 		})
 	}
-	assert.Equal(t, []string{"pause", "step", "continue", "stop"}, c.calls)
+	assert.Equal(t, []string{"launch", "pause", "step", "continue", "stop"}, c.calls)
 
 	rec := serve(h, http.MethodGet, "/admin/status", "bearer "+token) // the scheme is case-insensitive
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -94,10 +95,13 @@ func TestAdmin_WorksWithTheToken(t *testing.T) {
 }
 
 func TestAdmin_RefusedCommandIsAConflict(t *testing.T) {
-	c := &fakeControls{refuse: map[string]error{"step": server.ErrNotPaused}}
+	c := &fakeControls{refuse: map[string]error{"step": server.ErrNotPaused, "launch": server.ErrLaunched}}
 	rec := serve(New(c, token, zerolog.Nop()), http.MethodPost, "/admin/step", "Bearer "+token)
 	assert.Equal(t, http.StatusConflict, rec.Code)
 	assert.JSONEq(t, `{"error": "step: the tournament is not paused"}`, rec.Body.String())
+	rec = serve(New(c, token, zerolog.Nop()), http.MethodPost, "/admin/launch", "Bearer "+token)
+	assert.Equal(t, http.StatusConflict, rec.Code)
+	assert.JSONEq(t, `{"error": "launch: the tournament has already started"}`, rec.Body.String())
 }
 
 func TestAdmin_WrongMethodOrPath(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package admin is the HTTP admin API of a running tournament: the console
-// controls (pause, continue, step, stop) and the tournament status as JSON,
+// controls (launch, pause, continue, step, stop) and the tournament status as JSON,
 // for organisers and the buttons of the monitor page. It is an http.Handler
 // (New) mounted under /admin/ on the monitor port's mux (Mount).
 //
@@ -8,6 +8,8 @@
 // answer is 401. Without a configured token the API is off and answers 404.
 //
 //	GET  /admin/status    the status (server.TournamentStatus as JSON)
+//	POST /admin/launch    start a tournament that waits for its launch, now
+//	                      (409 once it has started)
 //	POST /admin/pause     pause before the next step
 //	POST /admin/continue  continue a paused tournament
 //	POST /admin/step      play one step while paused (409 when not paused)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/server/admin"
 	"github.com/massim-go/massim/server/monitor"
@@ -19,7 +18,6 @@ import (
 // the match, step advances exactly one step, continue resumes it.
 func TestBrowser_OrganizerPausesStepsAndContinuesFromThePage(t *testing.T) {
 	page := openBrowser(t)
-	ctx := browserCtx(t)
 	hub := monitor.NewHub(monitor.Options{})
 	obs := hub.Observer()
 	srv := liveMatch(t, 5000, 30*time.Millisecond, obs)
@@ -34,31 +32,34 @@ func TestBrowser_OrganizerPausesStepsAndContinuesFromThePage(t *testing.T) {
 	})
 	waitUntil(t, "the match runs", func() bool { return historyLast(ts.URL) >= 3 })
 
-	require.NoError(t, page.Navigate(ctx, ts.URL+"/"))
-	waitJS(t, ctx, page, `window.massim && massim.mode === "live" && !document.getElementById("btn-admin").hidden`)
-	require.NoError(t, page.Eval(ctx, `document.getElementById("btn-admin").click()`, nil))
-	waitJS(t, ctx, page, `document.getElementById("admin-state").textContent.includes("token")`)
+	page.Navigate(ts.URL + "/")
+	page.Wait(`window.massim && massim.mode === "live" && !document.getElementById("btn-admin").hidden`)
+	// The controls stay closed until the organizer opens them.
+	assertDisplayed(t, page, map[string]bool{"#btn-admin": true, "#admin": false})
+	page.Eval(`document.getElementById("btn-admin").click()`, nil)
+	page.Wait(`document.getElementById("admin-state").textContent.includes("token")`)
+	assertDisplayed(t, page, map[string]bool{"#admin": true, "#admin-token": true})
 
-	require.NoError(t, page.Eval(ctx, `(() => { const i = document.getElementById("admin-token"); i.value = "s3cret"; i.form.requestSubmit(); })()`, nil))
-	waitJS(t, ctx, page, `massim.admin !== null && massim.admin.phase !== undefined && !massim.admin.paused`)
+	page.Eval(`(() => { const i = document.getElementById("admin-token"); i.value = "s3cret"; i.form.requestSubmit(); })()`, nil)
+	page.Wait(`massim.admin !== null && massim.admin.phase !== undefined && !massim.admin.paused`)
 
-	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-pause").click()`, nil))
-	waitJS(t, ctx, page, `massim.admin.paused && !document.getElementById("admin-step").disabled`)
+	page.Eval(`document.getElementById("admin-pause").click()`, nil)
+	page.Wait(`massim.admin.paused && !document.getElementById("admin-step").disabled`)
 	assert.True(t, srv.Control().Status().Paused)
 	// A step in progress when pausing still finishes; then the loop parks
 	// and stays parked: no step can start until the page grants one.
 	waitUntil(t, "the step loop holds", func() bool { return srv.Control().Status().Holding })
 	paused := srv.Control().Status().Step
 
-	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-step").click()`, nil))
+	page.Eval(`document.getElementById("admin-step").click()`, nil)
 	waitUntil(t, "one more step, then holding again", func() bool {
 		st := srv.Control().Status()
 		return st.Step > paused && st.Holding
 	})
 	assert.Equal(t, paused+1, srv.Control().Status().Step, "exactly one step")
 
-	require.NoError(t, page.Eval(ctx, `document.getElementById("admin-continue").click()`, nil))
+	page.Eval(`document.getElementById("admin-continue").click()`, nil)
 	waitUntil(t, "the match runs again", func() bool { return srv.Control().Status().Step > paused+3 })
-	saveScreenshot(t, ctx, page, "monitor-admin.png")
+	page.Screenshot("monitor-admin.png")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

@@ -3,15 +3,16 @@ package monitor_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/clients/random"
@@ -19,64 +20,24 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
-	"github.com/massim-go/massim/server/monitor/internal/cdp"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
-// openBrowser starts headless Chromium with a 1280×800 window. Without
-// Chromium the test is skipped locally and fails in CI (CI=true).
-func openBrowser(t *testing.T) *cdp.Page {
+// openBrowser starts headless Chromium (see package browsertest).
+func openBrowser(t *testing.T) *browsertest.Page { return browsertest.Open(t) }
+
+// assertDisplayed checks which elements a person sees (computed style,
+// size, position in the viewport), selector → shown.
+func assertDisplayed(t *testing.T, page *browsertest.Page, want map[string]bool) {
 	t.Helper()
-	bin, err := cdp.FindChromium()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("browser tests need Chromium in CI: %v", err)
+	for _, sel := range slices.Sorted(maps.Keys(want)) {
+		b := page.Box(sel)
+		if !assert.True(t, b.Found, "%s exists", sel) {
+			continue
 		}
-		t.Skipf("skipping the browser test: %v (apt-get install chromium)", err)
+		assert.Equal(t, want[sel], b.Shown, "%s displayed (display %s, %.0f×%.0f at %.0f, %.0f)",
+			sel, b.Display, b.Width, b.Height, b.Left, b.Top)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := cdp.Launch(ctx, bin, 1280, 800)
-	require.NoError(t, err)
-	t.Cleanup(b.Close)
-	page, err := b.Page(ctx)
-	require.NoError(t, err)
-	t.Cleanup(page.Close)
-	return page
-}
-
-// browserCtx bounds one browser test.
-func browserCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// saveScreenshot stores a PNG under $MASSIM_ARTIFACTS (default a temporary
-// folder) and logs where.
-func saveScreenshot(t *testing.T, ctx context.Context, page *cdp.Page, name string) {
-	t.Helper()
-	dir := os.Getenv("MASSIM_ARTIFACTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	png, err := page.Screenshot(ctx)
-	require.NoError(t, err)
-	path := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(path, png, 0o644))
-	t.Logf("screenshot: %s", path)
-}
-
-func evalInt(t *testing.T, ctx context.Context, page *cdp.Page, expr string) int {
-	t.Helper()
-	var v int
-	require.NoError(t, page.Eval(ctx, expr, &v))
-	return v
-}
-
-func waitJS(t *testing.T, ctx context.Context, page *cdp.Page, cond string) {
-	t.Helper()
-	require.NoError(t, page.WaitFor(ctx, cond))
 }
 
 // agentPixels samples the canvas at the centre of every active agent of the
@@ -107,30 +68,20 @@ const canvasPrint = `(() => {
   return h;
 })()`
 
-// screenPos is where the centre of the shown snapshot's first agent is.
+// firstAgentPos is where the centre of the first agent of the shown
+// snapshot inside the map's view is, in page coordinates.
 const firstAgentPos = `(() => {
-  const m = window.massim, t = m.transform, a = m.snapshot.entities[0];
-  const r = document.getElementById('map').getBoundingClientRect();
-  return {x: r.left + (a.pos[0] + 0.5) * t.scale + t.x, y: r.top + (a.pos[1] + 0.5) * t.scale + t.y, name: a.name};
+  const m = window.massim, t = m.transform, r = document.getElementById('map').getBoundingClientRect();
+  for (const a of m.snapshot.entities) {
+    const x = r.left + (a.pos[0] + 0.5) * t.scale + t.x, y = r.top + (a.pos[1] + 0.5) * t.scale + t.y;
+    if (x > r.left + 5 && y > r.top + 5 && x < r.right - 5 && y < r.bottom - 5) return {x, y, name: a.name};
+  }
+  return null;
 })()`
 
 type screenPoint struct {
 	X, Y float64
 	Name string
-}
-
-func rectOf(t *testing.T, ctx context.Context, page *cdp.Page, selector string) (r struct{ Left, Top, Width, Height float64 }) {
-	t.Helper()
-	var raw json.RawMessage
-	require.NoError(t, page.Eval(ctx, `(() => { const r = document.querySelector(`+jsString(selector)+`).getBoundingClientRect();
-		return {left: r.left, top: r.top, width: r.width, height: r.height}; })()`, &raw))
-	require.NoError(t, json.Unmarshal(raw, &r))
-	return r
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // liveMatch runs the demo config (20 agents, 40×40) paced at pace per step

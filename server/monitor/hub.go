@@ -76,6 +76,8 @@ type Hub struct {
 	done    chan struct{}
 	stop    sync.Once
 	history *history
+	// tournament holds the newest tournament status (see tournament.go).
+	tournament tournamentSlot
 
 	viewers atomic.Int64 // connected viewers of all feeds
 }
@@ -99,7 +101,8 @@ func NewHub(opts Options) *Hub {
 	opts.defaults()
 	h := &Hub{opts: opts, log: opts.Log,
 		inbox: make(chan event, opts.Inbox), joins: make(chan *viewer), leaves: make(chan *viewer),
-		quit: make(chan struct{}), done: make(chan struct{}), history: &history{}}
+		quit: make(chan struct{}), done: make(chan struct{}), history: &history{},
+		tournament: tournamentSlot{wake: make(chan struct{}, 1)}}
 	go h.run()
 	return h
 }
@@ -127,6 +130,9 @@ func (s hubSink) Step(f *stream.Frame)                     { s.h.post(event{kind
 func (s hubSink) End(sim *stream.Sim, _ *server.SimResult) { s.h.post(event{kind: evEnd, sim: sim}) }
 func (s hubSink) Close() error                             { return nil }
 
+// TournamentStatusChanged passes the tournament's status on to the hub.
+func (s hubSink) TournamentStatusChanged(st server.TournamentStatus) { s.h.TournamentStatusChanged(st) }
+
 // post hands an event to the hub goroutine.
 func (h *Hub) post(e event) {
 	select {
@@ -137,9 +143,10 @@ func (h *Hub) post(e event) {
 
 // hubState is owned by the hub goroutine.
 type hubState struct {
-	frames  map[*viewer]struct{} // /live/frames
-	monitor map[*viewer]struct{} // /live/monitor
-	status  map[*viewer]struct{} // /live/status
+	frames     map[*viewer]struct{} // /live/frames
+	monitor    map[*viewer]struct{} // /live/monitor
+	status     map[*viewer]struct{} // /live/status
+	tournament map[*viewer]struct{} // /live/tournament
 
 	sim    *stream.Sim
 	latest *stream.Frame // the newest step
@@ -161,17 +168,17 @@ type hubState struct {
 func (h *Hub) run() {
 	defer close(h.done)
 	st := &hubState{frames: map[*viewer]struct{}{}, monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{},
-		tick: time.NewTimer(time.Hour)}
+		tournament: map[*viewer]struct{}{}, tick: time.NewTimer(time.Hour)}
 	st.tick.Stop()
 	defer st.tick.Stop()
-	count := func() { h.viewers.Store(int64(len(st.frames) + len(st.monitor) + len(st.status))) }
+	count := func() { h.viewers.Store(int64(len(st.frames) + len(st.monitor) + len(st.status) + len(st.tournament))) }
 	for {
 		select {
 		case <-st.tick.C:
 			st.ticking = false
 			h.flush(st)
 		case <-h.quit:
-			for _, set := range []map[*viewer]struct{}{st.frames, st.monitor, st.status} {
+			for _, set := range []map[*viewer]struct{}{st.frames, st.monitor, st.status, st.tournament} {
 				for v := range set {
 					v.close()
 				}
@@ -183,6 +190,9 @@ func (h *Hub) run() {
 			delete(st.frames, v)
 			delete(st.monitor, v)
 			delete(st.status, v)
+			delete(st.tournament, v)
+		case <-h.tournament.wake:
+			h.sendTournament(st)
 		case e := <-h.inbox:
 			h.handle(st, e)
 		}
@@ -221,6 +231,8 @@ func (h *Hub) join(st *hubState, v *viewer) {
 			v.push(*st.lastStatus)
 		}
 		st.status[v] = struct{}{}
+	case feedTournament:
+		h.joinTournament(st, v)
 	}
 }
 

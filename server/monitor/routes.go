@@ -25,6 +25,8 @@ type Routes struct {
 //	GET /live/frames                websocket: the running simulation as step records (binary)
 //	GET /live/monitor               websocket: static worlds and snapshots, as the official server
 //	GET /live/status                websocket: status messages, as the official server
+//	GET /live/tournament            websocket: the tournament's status at every change (tournament.go)
+//	GET /live/tournament.json       the same, once
 //	GET /live/history/index.json    the running simulation's index (as a replay's)
 //	GET /live/history/seg/{g}       its segment g: step records
 //	GET /replays/index.json         the replays on disk, both formats
@@ -44,6 +46,8 @@ func Mount(mux *http.ServeMux, r Routes) {
 		mux.HandleFunc("GET /live/frames", h.serveFeed(feedFrames))
 		mux.HandleFunc("GET /live/monitor", h.serveFeed(feedMonitor))
 		mux.HandleFunc("GET /live/status", h.serveFeed(feedStatus))
+		mux.HandleFunc("GET /live/tournament", h.serveFeed(feedTournament))
+		mux.HandleFunc("GET /live/tournament.json", h.serveTournament)
 		mux.HandleFunc("GET /live/history/index.json", h.serveHistoryIndex)
 		mux.HandleFunc("GET /live/history/seg/{g}", h.serveHistorySegment)
 	}
@@ -74,7 +78,7 @@ func (h *Hub) serveFeed(f feed) http.HandlerFunc {
 			return // the upgrader has answered the request
 		}
 		limit := h.opts.ViewerQueue
-		if f == feedStatus {
+		if f == feedStatus || f == feedTournament {
 			limit = 1 // only the newest status matters
 		}
 		v := newViewer(conn, f, limit)

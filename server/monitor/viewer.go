@@ -12,9 +12,10 @@ import (
 type feed uint8
 
 const (
-	feedFrames  feed = iota // /live/frames: meta messages and step records
-	feedMonitor             // /live/monitor: static worlds and snapshots
-	feedStatus              // /live/status: status messages
+	feedFrames     feed = iota // /live/frames: meta messages and step records
+	feedMonitor                // /live/monitor: static worlds and snapshots
+	feedStatus                 // /live/status: status messages
+	feedTournament             // /live/tournament: the tournament's status
 )
 
 // frame is one message, encoded once and prepared once for every viewer.

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/server"
+)
+
+// awaitLog waits until the log file of a server process holds text n
+// times and returns the log.
+func awaitLog(t *testing.T, logFile, text string, n int) string {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if data, err := os.ReadFile(logFile); err == nil && strings.Count(string(data), text) >= n {
+			return string(data)
+		}
+		require.True(t, time.Now().Before(deadline), "the server did not log %q", text)
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// adminStatus asks GET /admin/status of a server's monitor port.
+func adminStatus(monitor int, token string) (server.TournamentStatus, error) {
+	var st server.TournamentStatus
+	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(monitor)+"/admin/status", nil)
+	if err != nil {
+		return st, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return st, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return st, fmt.Errorf("GET /admin/status: %s", resp.Status)
+	}
+	return st, json.NewDecoder(resp.Body).Decode(&st)
+}
+
+// exitCode is the exit code of a finished process (0 without an error).
+func exitCode(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// TestServe_AFailedStartChangesNothing: a start that cannot open its agent
+// port fails without touching the tournament folder, and the next start
+// works without -resume.
+func TestServe_AFailedStartChangesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := taken.Addr().(*net.TCPAddr).Port
+	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
+	folder := filepath.Join(dir, "tournament")
+
+	failed, failedLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s")
+	assert.Equal(t, 1, exitCode(failed.Wait()))
+	assert.Contains(t, awaitLog(t, failedLog, "listen for agents", 1), "address already in use")
+	_, err = os.Stat(folder)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the failed start left nothing behind")
+
+	require.NoError(t, taken.Close())
+	wait := connectTeams(t, port, []string{"A", "B"}, 1)
+	clean, _ := startServe(t, bin, "-conf", conf, "-dir", folder, "-wait-agents", "30s")
+	require.NoError(t, clean.Wait(), "the next start plays, without -resume")
+	for _, err := range wait() {
+		require.NoError(t, err)
+	}
+	m, err := server.ReadManifest(folder)
+	require.NoError(t, err)
+	assert.Equal(t, server.StateFinished, m.State)
+	assert.Len(t, m.Simulations, 1)
+}
+
+// TestServe_TwoServersOnOneFolder: the second server refuses, naming the
+// first one's process; once the first is killed, its lock (and its
+// tournament that never played) is taken over by the next start.
+func TestServe_TwoServersOnOneFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	port, err := freePort()
+	require.NoError(t, err)
+	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
+	folder := filepath.Join(dir, "tournament")
+
+	first, firstLog := startServe(t, bin, "-conf", conf, "-dir", folder) // "key": waits for ever
+	awaitLog(t, firstLog, "press ENTER", 1)
+
+	second, secondLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s", "-log-level", "error")
+	assert.Equal(t, 1, exitCode(second.Wait()))
+	log := awaitLog(t, secondLog, "in use by process", 1)
+	assert.Contains(t, log, "the tournament folder "+folder+" is in use by process "+strconv.Itoa(first.Process.Pid)+" on ")
+	assert.Contains(t, log, "stop that server first or use another folder (-dir)")
+
+	require.NoError(t, first.Process.Kill()) // SIGKILL: the lock file stays, the lock goes
+	_ = first.Wait()
+	assert.FileExists(t, filepath.Join(folder, server.LockFile))
+	wait := connectTeams(t, port, []string{"A", "B"}, 1)
+	third, thirdLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-wait-agents", "30s")
+	require.NoError(t, third.Wait())
+	for _, err := range wait() {
+		require.NoError(t, err)
+	}
+	log = awaitLog(t, thirdLog, "lock taken over", 1)
+	assert.Contains(t, log, "process "+strconv.Itoa(first.Process.Pid))
+	assert.NoFileExists(t, filepath.Join(folder, server.LockFile), "released at the end")
+	m, err := server.ReadManifest(folder)
+	require.NoError(t, err)
+	assert.Equal(t, server.StateFinished, m.State)
+}
+
+// TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand runs a
+// "key" tournament with no terminal on standard input, as in a container.
+func TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	port, err := freePort()
+	require.NoError(t, err)
+	monitor, err := freePort()
+	require.NoError(t, err)
+	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
+	t.Setenv("MASSIM_ADMIN_TOKEN", "open-sesame") // inherited by the child
+	wait := connectTeams(t, port, []string{"A", "B"}, 1)
+	srv, srvLog := startServe(t, bin, "-conf", conf, "-monitor", "127.0.0.1:"+strconv.Itoa(monitor))
+	log := awaitLog(t, srvLog, "standard input is not a terminal", 1)
+	launchURL := "http://127.0.0.1:" + strconv.Itoa(monitor) + "/admin/launch"
+	assert.Contains(t, log, "POST "+launchURL+" (with the admin token)")
+	assert.Contains(t, log, "-launch 30s")
+	assert.Contains(t, log, "-wait-agents 5m")
+
+	require.Eventually(t, func() bool {
+		st, err := adminStatus(monitor, "open-sesame")
+		return err == nil && len(st.Roster) == 2 && len(st.Roster[0].Missing)+len(st.Roster[1].Missing) == 0
+	}, 60*time.Second, 5*time.Millisecond, "the agents connect")
+	req, err := http.NewRequest(http.MethodPost, launchURL, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer open-sesame")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, srv.Wait(), "the tournament plays to its end")
+	for _, err := range wait() {
+		require.NoError(t, err)
+	}
+}

@@ -1,0 +1,99 @@
+package monitor
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/massim-go/massim/server"
+)
+
+// The tournament feed (/live/tournament) tells the page what happens
+// between steps: who is connected and who is missing, which simulation
+// comes next and when, whether the tournament is over. The server reports
+// every change through server.StatusObserver.
+
+var _ server.StatusObserver = (*Hub)(nil)
+
+// tournamentMessage is one document of the tournament feed: the status as
+// the admin API reports it, plus the server's clock, so that a page counts
+// down to next.startsAt whatever its own clock says.
+type tournamentMessage struct {
+	server.TournamentStatus
+	Now time.Time `json:"now"`
+}
+
+// tournamentSlot keeps the newest status. The server's calls only store it
+// and wake the hub goroutine, which sends it; bursts of changes (a team of
+// fifty agents logging in) collapse into one document.
+type tournamentSlot struct {
+	mu     sync.Mutex
+	status *server.TournamentStatus
+	wake   chan struct{} // capacity 1
+}
+
+// TournamentStatusChanged implements server.StatusObserver; it never blocks.
+func (h *Hub) TournamentStatusChanged(st server.TournamentStatus) {
+	h.tournament.mu.Lock()
+	h.tournament.status = &st
+	h.tournament.mu.Unlock()
+	select {
+	case h.tournament.wake <- struct{}{}:
+	default:
+	}
+}
+
+// tournamentDoc encodes the newest status with the current time; false
+// before the server reported one.
+func (h *Hub) tournamentDoc() ([]byte, bool) {
+	h.tournament.mu.Lock()
+	st := h.tournament.status
+	h.tournament.mu.Unlock()
+	if st == nil {
+		return nil, false
+	}
+	data, err := json.Marshal(tournamentMessage{TournamentStatus: *st, Now: time.Now().UTC()})
+	if err != nil {
+		h.log.Error().Err(err).Msg("monitor: encode tournament status")
+		return nil, false
+	}
+	return data, true
+}
+
+// sendTournament sends the newest status to every viewer of the feed.
+func (h *Hub) sendTournament(st *hubState) {
+	if data, ok := h.tournamentDoc(); ok && len(st.tournament) > 0 {
+		h.broadcast(st, st.tournament, h.prepare(data, websocket.TextMessage, false))
+	}
+}
+
+// joinTournament gives a new viewer the current status, with the time of
+// now (a copy of an older document would carry an old clock).
+func (h *Hub) joinTournament(st *hubState, v *viewer) {
+	st.tournament[v] = struct{}{}
+	data, ok := h.tournamentDoc()
+	if !ok {
+		return
+	}
+	msg, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+	if err != nil {
+		h.log.Error().Err(err).Msg("monitor: prepare frame")
+		return
+	}
+	v.push(frame{msg: msg})
+}
+
+// serveTournament answers GET /live/tournament.json.
+func (h *Hub) serveTournament(w http.ResponseWriter, r *http.Request) {
+	data, ok := h.tournamentDoc()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
+}

@@ -1,0 +1,84 @@
+package monitor_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/server/monitor"
+)
+
+// waitingStatus is a tournament waiting for agentA2 and all of team B.
+func waitingStatus(startsAt *time.Time) server.TournamentStatus {
+	return server.TournamentStatus{Phase: server.PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 1,
+		Simulation: -1, Simulations: 2, Step: -1, Teams: []string{}, Scores: []server.TeamResult{},
+		Roster: []server.TeamRoster{
+			{Team: "A", Connected: []string{"agentA1"}, Missing: []string{"agentA2"}},
+			{Team: "B", Connected: []string{}, Missing: []string{"agentB1", "agentB2"}},
+		},
+		Next: &server.UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: startsAt}}
+}
+
+// tournamentDoc is what the page reads of the tournament feed.
+type tournamentDoc struct {
+	Phase  string
+	Now    time.Time
+	Roster []server.TeamRoster
+	Next   *server.UpcomingSimulation
+}
+
+func readTournament(t *testing.T, raw map[string]json.RawMessage) tournamentDoc {
+	t.Helper()
+	data, err := json.Marshal(raw)
+	require.NoError(t, err)
+	var d tournamentDoc
+	require.NoError(t, json.Unmarshal(data, &d))
+	return d
+}
+
+// TestHub_TournamentFeedCarriesTheRosterAndTheNextSimulation: a viewer of
+// /live/tournament gets the newest status on joining and every change
+// after it, with the server's clock; /live/tournament.json answers the same.
+func TestHub_TournamentFeedCarriesTheRosterAndTheNextSimulation(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	resp, err := http.Get(ts.URL + "/live/tournament.json")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no status reported yet")
+
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	hub.TournamentStatusChanged(waitingStatus(&at))
+	c := dialFeed(t, ts, "/live/tournament")
+	first := readTournament(t, readDoc(t, c))
+	assert.Equal(t, "waiting", first.Phase)
+	assert.Equal(t, []string{"agentB1", "agentB2"}, first.Roster[1].Missing)
+	require.NotNil(t, first.Next.StartsAt)
+	assert.True(t, at.Equal(*first.Next.StartsAt))
+	assert.WithinDuration(t, time.Now(), first.Now, time.Hour, "the server's clock")
+
+	next := waitingStatus(nil)
+	next.Roster[1] = server.TeamRoster{Team: "B", Connected: []string{"agentB1", "agentB2"}, Missing: []string{}}
+	hub.TournamentStatusChanged(next)
+	// The first status may come twice (on joining, then as a change).
+	second := readTournament(t, readDoc(t, c))
+	for len(second.Roster[1].Missing) > 0 {
+		second = readTournament(t, readDoc(t, c))
+	}
+	assert.Empty(t, second.Roster[1].Missing)
+	assert.Nil(t, second.Next.StartsAt, "starts when the agents are there")
+
+	resp, err = http.Get(ts.URL + "/live/tournament.json")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var once map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(body, &once))
+	assert.Equal(t, []string{"agentB1", "agentB2"}, readTournament(t, once).Roster[1].Connected)
+}

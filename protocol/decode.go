@@ -18,6 +18,14 @@ import (
 //
 // Errors wrap ErrMalformed or ErrUnknownType.
 func Decode(frame []byte) (Message, error) {
+	if a, ok := decodeActionFast(frame); ok {
+		return a, nil
+	}
+	return decodeGeneral(frame)
+}
+
+// decodeGeneral is Decode for every frame, through encoding/json.
+func decodeGeneral(frame []byte) (Message, error) {
 	if len(bytes.TrimSpace(frame)) == 0 {
 		return nil, fmt.Errorf("%w: empty frame", ErrMalformed)
 	}

@@ -122,7 +122,10 @@ func (a *account) send(m protocol.Message) {
 
 // request issues the next request-action of a step and makes it pending;
 // the step waits for the account if it is connected.
-func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time, gate *stepGate) {
+//
+// The request-action goes out directly when the connection is idle, encoded
+// in enc (the step loop's buffer).
+func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *[]byte) {
 	a.mu.Lock()
 	msg := &protocol.RequestAction{
 		ID: a.nextID, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: percept,
@@ -136,7 +139,7 @@ func (a *account) request(step int, percept protocol.StepPercept, now, deadline 
 	}
 	a.mu.Unlock()
 	if s != nil {
-		s.out.push(msg)
+		s.sendDirect(msg, enc)
 	}
 }
 

@@ -54,7 +54,7 @@ func (s *Server) acceptLoop(l net.Listener) {
 // desk timeout, however slowly its bytes trickle in.
 func (s *Server) frontDesk(conn net.Conn) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
-	reader := protocol.NewFrameReader(conn, s.cfg.Server.MaxPacketLength)
+	reader := protocol.NewFrameReader(newSocketReader(conn), s.cfg.Server.MaxPacketLength)
 	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
 	frame, err := reader.Next()
 	if err != nil {

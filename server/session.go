@@ -13,13 +13,14 @@ import (
 )
 
 // writeTimeout bounds one write to a client; a peer that stops reading is
-// disconnected instead of holding its writer forever.
-const writeTimeout = 10 * time.Second
+// disconnected instead of holding its writer forever. A variable for tests.
+var writeTimeout = 10 * time.Second
 
 // session is one authenticated connection of an account, with a reader and
 // a writer goroutine.
 type session struct {
 	conn    net.Conn
+	raw     *nonBlockingWriter // nil when conn is not a socket: no direct writes
 	acc     *account
 	out     *outbox
 	log     zerolog.Logger
@@ -29,8 +30,13 @@ type session struct {
 }
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
+	var raw *nonBlockingWriter
+	if rc := rawConn(conn); rc != nil {
+		raw = newNonBlockingWriter(rc)
+	}
 	return &session{
 		conn: conn,
+		raw:  raw,
 		acc:  acc,
 		out:  newOutbox(),
 		log:  srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
@@ -115,7 +121,8 @@ func (s *session) receiveAction(a protocol.Action) {
 	}
 }
 
-// writeLoop sends queued messages until the connection closes.
+// writeLoop sends what the outbox holds until the connection closes: the
+// rest of a direct write first, then every queued message, in one write.
 func (s *session) writeLoop() {
 	var batch []protocol.Message
 	var buf []byte
@@ -125,9 +132,11 @@ func (s *session) writeLoop() {
 			return
 		case <-s.out.ready:
 		}
-		var last bool
-		batch, last = s.out.take(batch)
-		buf = buf[:0]
+		var last, ok bool
+		buf, batch, last, ok = s.out.take(buf, batch)
+		if !ok {
+			continue // a direct write is at it and wakes us when done
+		}
 		for _, m := range batch {
 			n := len(buf)
 			var err error
@@ -143,12 +152,16 @@ func (s *session) writeLoop() {
 			_ = s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 			n, err := s.conn.Write(buf)
 			s.acc.counters.bytesOut.Add(int64(n))
+			// Direct writes never wait, and must not fail on this deadline later.
+			_ = s.conn.SetWriteDeadline(time.Time{})
 			if err != nil {
 				s.log.Debug().Err(err).Msg("write failed")
+				s.out.done()
 				s.close()
 				return
 			}
 		}
+		s.out.done()
 		if last {
 			s.close()
 			return
@@ -157,6 +170,29 @@ func (s *session) writeLoop() {
 			buf = nil // do not keep a huge buffer after a burst
 		}
 	}
+}
+
+// sendDirect sends a request-action from the calling goroutine (the step
+// loop) when the connection is idle: encoded into enc (the caller's buffer,
+// reused) and written without blocking. This spares a wake-up of the writer
+// goroutine per agent and step. What the socket does not take at once, and
+// everything when the connection is busy, goes through the outbox.
+func (s *session) sendDirect(m *protocol.RequestAction, enc *[]byte) {
+	if s.raw == nil || !s.out.claimIdle() {
+		s.out.push(m)
+		return
+	}
+	buf := append(protocol.AppendRequestAction((*enc)[:0], m), 0)
+	*enc = buf
+	n, err := s.raw.write(buf)
+	s.acc.counters.bytesOut.Add(int64(n))
+	if err != nil {
+		s.log.Debug().Err(err).Msg("write failed")
+		s.out.release(nil)
+		s.close()
+		return
+	}
+	s.out.release(buf[n:])
 }
 
 // finish sends what is queued (e.g. bye), then closes; after timeout it

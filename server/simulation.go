@@ -20,6 +20,7 @@ type simulation struct {
 	info         SimInfo
 	world        *scenario.World
 	participants []*account // world.Agents() order
+	enc          []byte     // encoding buffer of the request-actions sent directly
 	conduct      *conduct   // the participants' AgentStats
 	log          zerolog.Logger
 }
@@ -121,7 +122,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	gate.open(deadline.Add(-reconnectMargin(timeout)))
 	for _, acc := range sim.participants {
 		percept, _ := w.Percept(acc.user)
-		acc.request(w.Step(), percept, now, deadline, gate)
+		acc.request(w.Step(), percept, now, deadline, gate, &sim.enc)
 	}
 	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
 		return err

@@ -12,6 +12,13 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
+// Role names of the standard role set (the config's roles).
+const (
+	roleDefault     = "default"
+	roleWorker      = "worker"
+	roleConstructor = "constructor"
+)
+
 // brain is one agent: it implements agent.Behaviour and is the host the
 // skills and functions of its behaviour tree work on.
 type brain struct {
@@ -33,16 +40,15 @@ type brain struct {
 	// every percept.
 	attached []game.Pos
 	// sent is the action of the last step and the speed it was sent with;
-	// submitted the requirements of a submitted task.
+	// submitted the requirements of a submitted task; connected the
+	// partner's block offset of a connect that was sent.
 	sent      game.Action
 	sentSpeed int
 	submitted []game.Requirement
-	connected []game.Pos // the partner's block offset of a connect that was sent
+	connected []game.Pos
 
 	walk    walkState
 	explore exploreState
-	avoid   map[game.Pos]int // destinations to avoid until the given step
-	plan    plan
 	squadID int
 	// idleTicks counts the steps in which the tree chose no action;
 	// actedBy names the skill that chose this step's action and steps
@@ -57,7 +63,7 @@ func newBrain(t *Team, index int, user string) *brain {
 		team: t, index: index, user: user,
 		log: t.log.With().Str("agent", user).Logger(),
 		rng: rand.New(rand.NewPCG(uint64(t.seed), uint64(index))),
-		mem: memory.New(), avoid: map[game.Pos]int{},
+		mem: memory.New(),
 	}
 }
 
@@ -69,11 +75,14 @@ func (b *brain) SimStart(p protocol.InitialPercept) {
 	b.inst = b.team.instance(b.behaviour, b.rng, b.log)
 	b.mem.Reset()
 	b.p = game.Percept{}
+	b.role = game.Role{}
+	if r, ok := b.static.Role(roleDefault); ok {
+		b.role = r
+	}
 	b.attached, b.sent, b.sentSpeed, b.submitted, b.connected = nil, game.Action{}, 0, nil, nil
-	b.walk, b.explore, b.plan = walkState{}, exploreState{}, plan{idle: -1}
-	clear(b.avoid)
+	b.walk, b.explore = walkState{}, exploreState{}
 	b.idleTicks, b.steps = 0, nil
-	b.squadID = b.team.squad.join(b.user, p)
+	b.squadID = b.team.squad.join(b, p)
 	b.log.Debug().Str("behaviour", b.behaviour).Msg("simulation started")
 }
 
@@ -93,6 +102,7 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	b.noteLastMove()
 	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
 	b.team.squad.report(b)
+	b.inst.Blackboard().Set("role", bt.String(b.wantedRole()))
 	b.actedBy = ""
 	action, st := b.inst.Tick(b.p.Step, b)
 	if b.steps == nil {
@@ -100,7 +110,6 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	}
 	b.steps[b.actedBy]++
 	b.team.traceStep(b.user, b.p.Step, action.String(), b.inst.RunningPath())
-	b.expireOrder()
 	if st != bt.Running {
 		b.idleTicks++
 		b.log.Debug().Int("step", b.p.Step).Stringer("status", st).Msg("the tree chose no action; skipping")
@@ -139,7 +148,7 @@ func (b *brain) applyOwnAction(a game.Action) {
 		}
 	case game.ActDetach:
 		if d, ok := game.ParseDir(a.Params[0]); ok {
-			b.removeAttached(d.Offset())
+			b.dropFrom(d.Offset())
 		}
 	case game.ActRotate:
 		if r, ok := game.ParseRotation(a.Params[0]); ok {
@@ -154,6 +163,26 @@ func (b *brain) applyOwnAction(a game.Action) {
 	case game.ActConnect:
 		b.attached = append(b.attached, b.connected...)
 	}
+}
+
+// dropFrom forgets the thing at off and everything held only through it:
+// what is no longer linked to the agent by a chain of neighbouring held
+// cells.
+func (b *brain) dropFrom(off game.Pos) {
+	b.removeAttached(off)
+	reach := map[game.Pos]bool{{}: true}
+	queue := []game.Pos{{}}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, n := range cur.Neighbours() {
+			if !reach[n] && slices.Contains(b.attached, n) && !(cur == (game.Pos{}) && n == off) {
+				reach[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	b.attached = slices.DeleteFunc(b.attached, func(p game.Pos) bool { return !reach[p] })
 }
 
 func (b *brain) removeAttached(off game.Pos) {
@@ -180,26 +209,5 @@ func (b *brain) heldBlocks() []game.Thing {
 	return out
 }
 
-// freeCell reports whether the cell at rel (relative) is free for the
-// agent's structure: nothing that occupies it, or only the agent's own
-// things.
-func (b *brain) freeCell(rel game.Pos) bool {
-	if rel == (game.Pos{}) || slices.Contains(b.attached, rel) {
-		return true
-	}
-	return !b.p.Occupied(rel)
-}
-
 // stepsLeft is the number of steps after the current one.
 func (b *brain) stepsLeft() int { return b.static.Steps - 1 - b.p.Step }
-
-// intent is the block type the agent holds (one block) or is fetching.
-func (b *brain) intent() string {
-	if held := b.heldBlocks(); len(held) == 1 {
-		return held[0].Details
-	}
-	if b.plan.block != "" && len(b.attached) == 0 {
-		return b.plan.block
-	}
-	return ""
-}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/clients/memory"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -160,14 +161,14 @@ func TestTeammatesWhoSeeEachOtherShareWhatTheyFound(t *testing.T) {
 
 	assert.Equal(t, []string{"agentA2"}, tm.squad.linked("agentA1"))
 	assert.Empty(t, tm.squad.linked("agentA3"))
-	// two publishes on its own schedule; make sure it has.
-	for step := 2; step < 2+publishEvery; step++ {
-		act(two, step, percept(step, protocol.Thing{X: 0, Y: 4, Type: "dispenser", Details: "b0"}))
-		act(one, step, percept(step))
-	}
-	ds := one.knownDispensers("b0")
+	// One map for the group: two's dispenser, seen after the link, lies 3
+	// east and 4 south of one.
+	act(two, 2, percept(2, protocol.Thing{X: 0, Y: 4, Type: "dispenser", Details: "b0"}))
+	var ds []memory.Landmark
+	var onePos game.Pos
+	tm.squad.view(one, func(m *member, w *memory.Map) { ds, onePos = w.Dispensers("b0"), m.gpos() })
 	require.Len(t, ds, 1)
-	assert.Equal(t, game.Pos{X: 3, Y: 4}, ds[0].Pos, "two's dispenser, in one's frame")
+	assert.Equal(t, onePos.Add(game.Pos{X: 3, Y: 4}), ds[0].Pos, "two's dispenser, in the group's frame")
 }
 
 func TestSightingsThatCouldBeOfSeveralTeammatesLinkNobody(t *testing.T) {
@@ -200,20 +201,16 @@ func TestANewSimulationStartsWithAFreshMemory(t *testing.T) {
 	assert.Equal(t, game.Pos{}, b.mem.Pos())
 	assert.Empty(t, b.mem.Dispensers(""))
 	assert.Empty(t, b.attached)
-	assert.Equal(t, -1, b.plan.idle)
+	assert.False(t, b.known("dispenser"), "the group map is new too")
 }
 
 func TestTheSquadLearnsTheTorusSizeFromFrameOffsetsThatJumpByAPeriod(t *testing.T) {
 	var tr torus
-	tr.observe(game.Pos{X: 1, Y: 0}) // a tracking error, not a period
-	tr.observe(game.Pos{X: 40, Y: 0})
-	assert.Zero(t, tr.size[0], "one observation is not enough")
-	tr.observe(game.Pos{X: -40, Y: 3})
+	assert.False(t, tr.observe(game.Pos{X: 1, Y: 0}), "a tracking error, not a period")
+	assert.False(t, tr.observe(game.Pos{X: 40, Y: 0}), "one observation is not enough")
+	assert.True(t, tr.observe(game.Pos{X: -40, Y: 3}))
 	assert.Equal(t, [2]int{40, 0}, tr.size)
-	assert.Equal(t, game.Pos{X: -40}, tr.shift(game.Pos{X: 45, Y: 7}, game.Pos{X: 2, Y: 100}),
-		"x moves by whole periods next to the reference; y (unknown) stays")
-	assert.Equal(t, game.Pos{X: 80}, tr.shift(game.Pos{X: -75}, game.Pos{}))
-	assert.Equal(t, game.Pos{}, tr.shift(game.Pos{X: 19}, game.Pos{}))
+	assert.False(t, tr.observe(game.Pos{X: 40}), "nothing new")
 }
 
 func TestTraceWritesTheRunningPathOfTheTracedAgentOnly(t *testing.T) {

@@ -2,10 +2,13 @@
 // behaviour trees loaded from behaviour files (the shipped ones are
 // embedded; see behaviours/), with skills and functions written in Go.
 //
-// An agent explores, remembers dispensers, goal zones and role zones,
-// adopts the worker role in a role zone, requests and attaches a block that
-// an active task needs, carries it to a goal zone, rotates it into place
-// and submits. Two agents whose frames are linked (they have seen each
-// other) connect their blocks for two-block tasks. Agents step out of cells
-// marked for a clear event and keep within active Carry norms.
+// The agents of a team share a squad (squad.go): agents whose frames are
+// linked (they have seen each other) form a group with one map fed by all
+// of them; a planner (planner.go) runs once per step and gives every
+// member a job: build a task as a project (a submitter holding the anchor
+// block at a goal spot, helpers connecting the other blocks one by one,
+// assembly.go), fetch a block and wait near a goal zone with it, or
+// explore. Routes are planned on the group's map (memory.Map.Route),
+// digging through obstacles where that is cheaper. Agents step out of
+// cells marked for a clear event and keep within active Carry norms.
 package builder

@@ -3,6 +3,7 @@ package builder
 import (
 	"github.com/massim-go/massim/clients/bt"
 	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/clients/memory"
 )
 
 func fn(name, doc string, params []bt.Kind, result bt.Kind, f func(b *brain, args []bt.Value) bt.Value) bt.Func {
@@ -20,61 +21,88 @@ func funcList() []bt.Func {
 			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.p.Deactivated) }),
 		fn("role", "the agent's current role", nil, bt.KindString,
 			func(b *brain, _ []bt.Value) bt.Value { return bt.String(b.p.Role) }),
+		fn("wantedRole", "the role the team wants the agent in (also on the blackboard as $role)", nil, bt.KindString,
+			func(b *brain, _ []bt.Value) bt.Value { return bt.String(b.wantedRole()) }),
 		fn("can", "whether the current role permits the action", []bt.Kind{bt.KindString}, bt.KindBool,
 			func(b *brain, a []bt.Value) bt.Value { return bt.Bool(b.role.Can(a[0].Str)) }),
 		fn("attachedCount", "the number of things in the agent's structure besides itself", nil, bt.KindNumber,
 			func(b *brain, _ []bt.Value) bt.Value { return num(len(b.attached)) }),
 		fn("holding", "the number of blocks the agent holds next to itself", nil, bt.KindNumber,
 			func(b *brain, _ []bt.Value) bt.Value { return num(len(b.heldBlocks())) }),
-		fn("carryLimit", "the Carry norm limit in force now or next step (a large number if none)", nil, bt.KindNumber,
-			func(b *brain, _ []bt.Value) bt.Value { return num(b.carryLimit(1)) }),
+		fn("carryLimit", "the Carry norm limit in force now or within two steps (a large number if none)", nil, bt.KindNumber,
+			func(b *brain, _ []bt.Value) bt.Value { return num(b.carryLimit(2)) }),
 		fn("inDanger", "whether the agent or its blocks stand on cells marked for a clear event", nil, bt.KindBool,
 			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.inDanger()) }),
-		fn("known", "whether a place is known: dispenser, goal, rolezone", []bt.Kind{bt.KindString}, bt.KindBool,
+		fn("known", "whether a place is known to the agent's group: dispenser, goal, rolezone", []bt.Kind{bt.KindString}, bt.KindBool,
 			func(b *brain, a []bt.Value) bt.Value { return bt.Bool(b.known(a[0].Str)) }),
-		fn("tangled", "whether another agent is stuck to the agent's structure outside an assembly", nil, bt.KindBool,
-			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.tangled()) }),
 		fn("inGoalZone", "whether the agent stands in a goal zone", nil, bt.KindBool,
 			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.p.InGoalZone(game.Pos{})) }),
-		fn("helping", "whether the agent serves a teammate's two-block order", nil, bt.KindBool,
-			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.plan.role == helper) }),
-		fn("taskReady", "whether the agent holds the chosen task's anchor block in place", nil, bt.KindBool,
-			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.taskReady()) }),
-		fn("idleSteps", "steps the agent has held a block no task wants (0 if it is wanted)", nil, bt.KindNumber,
+		fn("job", "what the planner asks of the agent: explore, stock, help, submit", nil, bt.KindString,
 			func(b *brain, _ []bt.Value) bt.Value {
-				if b.plan.idle < 0 || len(b.heldBlocks()) == 0 {
-					return num(0)
+				j, ok := b.myJob()
+				if !ok {
+					return bt.String(jobExplore.String())
 				}
-				return num(b.p.Step - b.plan.idle)
+				return bt.String(j.kind.String())
 			}),
+		fn("mustWait", "whether a Carry norm now or within two steps keeps the agent from holding what its job needs", nil, bt.KindBool,
+			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.mustWait()) }),
+		fn("cluttered", "whether the agent holds things its job has no use for", nil, bt.KindBool,
+			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.cluttered()) }),
 		fn("stepsLeft", "steps of the simulation after this one", nil, bt.KindNumber,
 			func(b *brain, _ []bt.Value) bt.Value { return num(b.stepsLeft()) }),
 	}
 }
 
-// known reports whether the agent knows of a place of the kind.
+// known reports whether the agent's group knows of a place of the kind.
 func (b *brain) known(what string) bool {
-	switch what {
-	case "dispenser":
-		return len(b.knownDispensers("")) > 0
-	case "goal":
-		return len(b.knownGoals()) > 0
-	case "rolezone":
-		return len(b.knownRoleZones()) > 0
-	}
-	return false
+	found := false
+	b.team.squad.view(b, func(_ *member, w *memory.Map) {
+		switch what {
+		case "dispenser":
+			found = len(w.Dispensers("")) > 0
+		case "goal":
+			found = len(w.GoalCells()) > 0
+		case "rolezone":
+			found = len(w.RoleCells()) > 0
+		}
+	})
+	return found
 }
 
-// taskReady reports whether the chosen task's anchor block is in place.
-func (b *brain) taskReady() bool {
-	t := b.plan.task
-	if t == nil {
+// cluttered reports whether the agent's structure is of no use to its
+// job: more than one thing (unless it is a submitter building), or one
+// block of a type the job does not want.
+func (b *brain) cluttered() bool {
+	if len(b.attached) == 0 {
 		return false
 	}
-	r, ok := anchorReq(*t)
-	if !ok {
-		return false
+	j, ok := b.myJob()
+	if !ok || j.kind == jobExplore {
+		return len(b.attached) > 1 || b.p.Role != b.wantedRole()
 	}
-	typ, held := b.blockAt(r.Pos)
-	return held && typ == r.Type
+	if j.kind == jobStock && b.p.Role != b.wantedRole() {
+		return true // walk to the role zone unladen: faster, and free to dig
+	}
+	if j.kind == jobSubmit {
+		placed := false
+		b.team.squad.view(b, func(*member, *memory.Map) { placed = j.project.placed })
+		if placed {
+			return false
+		}
+	}
+	held := b.heldBlocks()
+	return len(b.attached) > 1 || len(held) != 1 || held[0].Details != j.block
+}
+
+// carryLimit is the smallest Carry limit of the norms active now or within
+// ahead steps; a large number when none applies.
+func (b *brain) carryLimit(ahead int) int {
+	limit := 1 << 20
+	for _, n := range b.p.Norms {
+		if n.IsCarry() && n.Start <= b.p.Step+ahead && b.p.Step <= n.Until {
+			limit = min(limit, n.Quantity)
+		}
+	}
+	return limit
 }

@@ -1,19 +1,16 @@
 package builder
 
 import (
-	"slices"
-
 	"github.com/massim-go/massim/clients/bt"
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
 )
 
-// Walking costs: digging through an obstacle takes a clear action (70% in
-// the sample roles) and a move, and costs energy.
+// Walking: digging costs energy (the config's clear cost; 2 in the
+// standard config); the agent digs only while it has more than digEnergy.
 const (
-	digCost        = 5
-	digEnergy      = 20 // no digging below this energy
-	stuckThreshold = 3  // failed moves in a row before a random step
+	digEnergy      = 12
+	stuckThreshold = 3 // failed moves in a row before a random step
 )
 
 // walkState remembers how the agent's recent moves went.
@@ -34,27 +31,26 @@ func (b *brain) noteLastMove() {
 	}
 }
 
-// canDig reports whether the agent may clear obstacles out of its way.
-func (b *brain) canDig() bool {
-	return b.role.Can(game.ActClear) && b.role.ClearMaxDistance >= 1 && b.p.Energy >= digEnergy && len(b.attached) == 0
+// mover describes the agent for route planning: its structure, speed and
+// whether it may dig.
+func (b *brain) mover() memory.Mover {
+	mv := memory.Mover{Shape: b.attached, Speed: b.role.MaxSpeed(len(b.attached)), Turn: true, AvoidDanger: !b.inDanger()}
+	if b.role.Can(game.ActClear) && b.p.Energy > digEnergy {
+		mv.Reach, mv.ClearChance = max(1, b.role.ClearMaxDistance), b.role.ClearChance
+	}
+	return mv
 }
 
-// walkTo moves the agent (and what it carries) one step's worth towards
-// the nearest of the targets (frame positions). It returns Success when the
-// agent stands on a target, Running when it chose an action, and Failure
-// when it cannot get any closer.
-func (b *brain) walkTo(c *bt.Context, targets []game.Pos) bt.Status {
+// goTo moves the agent (and what it carries) one step's worth towards the
+// nearest of the targets (group-frame positions, with orientations). It
+// returns Success when the agent is at a target, Running when it chose an
+// action, and Failure when it cannot get any closer.
+func (b *brain) goTo(c *bt.Context, targets []memory.Target) bt.Status {
 	if len(targets) == 0 {
 		return bt.Failure
 	}
-	here := b.mem.Pos()
-	for _, t := range targets {
-		if t == here {
-			return bt.Success
-		}
-	}
-	speed := b.role.MaxSpeed(len(b.attached))
-	if speed <= 0 {
+	mv := b.mover()
+	if mv.Speed <= 0 {
 		return bt.Failure
 	}
 	if b.walk.failures >= stuckThreshold {
@@ -63,38 +59,54 @@ func (b *brain) walkTo(c *bt.Context, targets []game.Pos) bt.Status {
 			return bt.Running
 		}
 	}
-	opt := memory.PathOptions{Shape: b.attached, AvoidDanger: !b.inDanger()}
-	if b.canDig() {
-		opt.DigCost = digCost
-	}
-	path, _ := b.mem.Path(targets, opt)
-	if len(path) == 0 {
-		return bt.Failure
-	}
-	first := b.mem.Rel(path[0])
-	if cell := b.mem.At(path[0]); !slices.Contains(b.attached, first) && !cell.Held && (cell.Terrain == memory.Obstacle || cell.Block != "") {
-		c.Act(game.Clear(first.X, first.Y))
-		return bt.Running
-	}
-	var dirs []game.Dir
-	prev := here
-	for i, next := range path {
-		if i >= speed {
-			break
+	var act game.Action
+	st := bt.Failure
+	b.team.squad.view(b, func(m *member, w *memory.Map) {
+		here := m.gpos()
+		r := w.Route(here, mv, targets)
+		if len(r.Steps) == 0 {
+			if r.Reached {
+				st = bt.Success
+			}
+			return
 		}
-		own := slices.Contains(b.attached, b.mem.Rel(next))
-		if cell := b.mem.At(next); i > 0 && !own && (cell.Terrain != memory.Free || cell.Block != "") {
-			break // chain steps only through cells known to be free
+		st = bt.Running
+		first := r.Steps[0]
+		if obs := w.Obstacles(here, mv, first); len(obs) > 0 {
+			if b.p.Energy < digEnergy {
+				act = game.Skip() // recharge first
+				return
+			}
+			rel := w.Delta(obs[0], here)
+			act = game.Clear(rel.X, rel.Y)
+			return
 		}
-		d, ok := game.DirOf(next.Sub(prev))
-		if !ok {
-			break
+		if first.Kind == memory.Turn {
+			act = game.Rotate(first.Rotation)
+			return
 		}
-		dirs = append(dirs, d)
-		prev = next
+		dirs := []game.Dir{first.Dir}
+		for _, s := range r.Steps[1:] {
+			if len(dirs) >= mv.Speed || s.Kind != memory.Walk || !s.Clear {
+				break
+			}
+			dirs = append(dirs, s.Dir)
+		}
+		act = game.Move(dirs...)
+	})
+	if st == bt.Running {
+		c.Act(act)
 	}
-	c.Act(game.Move(dirs...))
-	return bt.Running
+	return st
+}
+
+// goNear is goTo for plain positions, in any orientation.
+func (b *brain) goNear(c *bt.Context, cells []game.Pos) bt.Status {
+	targets := make([]memory.Target, len(cells))
+	for i, p := range cells {
+		targets[i] = memory.At(p)
+	}
+	return b.goTo(c, targets)
 }
 
 // randomStep moves one cell in a random direction the structure fits in.
@@ -123,29 +135,49 @@ func (b *brain) fits(off game.Pos) bool {
 	return true
 }
 
-// exploreState is the current exploration target.
+// freeCell reports whether the cell at rel (relative) is free for the
+// agent's structure: nothing that occupies it, or only the agent's own
+// things.
+func (b *brain) freeCell(rel game.Pos) bool {
+	if rel == (game.Pos{}) {
+		return true
+	}
+	for _, a := range b.attached {
+		if a == rel {
+			return true
+		}
+	}
+	return !b.p.Occupied(rel)
+}
+
+// exploreState is the current exploration target (group frame).
 type exploreState struct {
 	target game.Pos
 	has    bool
 	since  int
+	group  int
 }
 
 // Exploration picks targets at this distance range and gives up on one
 // after exploreTimeout steps.
 const (
-	exploreMin     = 7
-	exploreMax     = 15
-	exploreTimeout = 25
-	exploreSamples = 16
+	exploreMin     = 6
+	exploreMax     = 16
+	exploreTimeout = 30
+	exploreSamples = 24
 )
 
 // exploreStep walks towards unexplored parts of the map; it keeps running.
 func (b *brain) exploreStep(c *bt.Context) bt.Status {
 	for attempt := range 2 {
-		if !b.explore.has || b.mem.Pos() == b.explore.target || b.p.Step-b.explore.since > exploreTimeout || attempt > 0 {
-			b.pickExploreTarget(c)
-		}
-		if b.walkTo(c, []game.Pos{b.explore.target}) == bt.Running {
+		b.team.squad.view(b, func(m *member, w *memory.Map) {
+			here := m.gpos()
+			if !b.explore.has || b.explore.group != m.group.id || w.Dist(here, b.explore.target) <= 1 ||
+				b.p.Step-b.explore.since > exploreTimeout || attempt > 0 {
+				b.pickExploreTarget(c, m, w)
+			}
+		})
+		if b.goNear(c, []game.Pos{b.explore.target}) == bt.Running {
 			return bt.Running
 		}
 	}
@@ -156,9 +188,16 @@ func (b *brain) exploreStep(c *bt.Context) bt.Status {
 }
 
 // pickExploreTarget samples cells around the agent and keeps the one with
-// the most unknown cells around it, nearer ones preferred.
-func (b *brain) pickExploreTarget(c *bt.Context) {
-	here := b.mem.Pos()
+// the most unknown cells around it, nearer ones preferred, away from the
+// targets of teammates. Called with the squad locked.
+func (b *brain) pickExploreTarget(c *bt.Context, m *member, w *memory.Map) {
+	here := m.gpos()
+	var others []game.Pos
+	for _, name := range m.group.members {
+		if o := b.team.squad.members[name]; o != m && o.brain != nil && o.exploring.has {
+			others = append(others, o.exploring.target)
+		}
+	}
 	best, bestScore := here, -1<<30
 	for range exploreSamples {
 		dist := exploreMin + c.Rand().IntN(exploreMax-exploreMin+1)
@@ -167,33 +206,32 @@ func (b *brain) pickExploreTarget(c *bt.Context) {
 		if c.Rand().IntN(2) == 0 {
 			dy = -dy
 		}
-		cand := here.Add(game.Pos{X: dx, Y: dy})
-		score := 4*b.unknownAround(cand, 3) - dist
+		cand := w.Norm(here.Add(game.Pos{X: dx, Y: dy}))
+		score := 4*unknownAround(w, cand, 3) - dist
+		for _, o := range others {
+			if w.Dist(o, cand) < 8 {
+				score -= 40
+			}
+		}
 		if score > bestScore {
 			best, bestScore = cand, score
 		}
 	}
-	b.explore = exploreState{target: best, has: true, since: b.p.Step}
+	b.explore = exploreState{target: best, has: true, since: b.p.Step, group: m.group.id}
+	m.exploring = b.explore
 }
 
-func (b *brain) unknownAround(p game.Pos, r int) int {
+func unknownAround(w *memory.Map, p game.Pos, r int) int {
 	n := 0
 	for dx := -r; dx <= r; dx++ {
 		k := r - abs(dx)
 		for dy := -k; dy <= k; dy++ {
-			if !b.mem.At(p.Add(game.Pos{X: dx, Y: dy})).Known() {
+			if !w.At(p.Add(game.Pos{X: dx, Y: dy})).Known() {
 				n++
 			}
 		}
 	}
 	return n
-}
-
-func abs(a int) int {
-	if a < 0 {
-		return -a
-	}
-	return a
 }
 
 // inDanger reports whether the agent or a thing it holds stands on a cell
@@ -217,18 +255,20 @@ func (b *brain) escapeStep(c *bt.Context) bt.Status {
 		return bt.Success
 	}
 	const radius = 8
-	here := b.mem.Pos()
 	var targets []game.Pos
-	for dx := -radius; dx <= radius; dx++ {
-		k := radius - abs(dx)
-		for dy := -k; dy <= k; dy++ {
-			p := here.Add(game.Pos{X: dx, Y: dy})
-			if b.safeFor(p) {
-				targets = append(targets, p)
+	b.team.squad.view(b, func(m *member, w *memory.Map) {
+		here := m.gpos()
+		for dx := -radius; dx <= radius; dx++ {
+			k := radius - abs(dx)
+			for dy := -k; dy <= k; dy++ {
+				rel := game.Pos{X: dx, Y: dy}
+				if b.safeAt(rel) {
+					targets = append(targets, w.Norm(here.Add(rel)))
+				}
 			}
 		}
-	}
-	if st := b.walkTo(c, targets); st == bt.Running {
+	})
+	if st := b.goNear(c, targets); st == bt.Running {
 		return st
 	}
 	if b.randomStep(c) {
@@ -237,18 +277,19 @@ func (b *brain) escapeStep(c *bt.Context) bt.Status {
 	return bt.Failure
 }
 
-// safeFor reports whether the structure standing at p is on seen, free,
-// unmarked cells.
-func (b *brain) safeFor(p game.Pos) bool {
+// safeAt reports whether the structure standing at rel (relative to the
+// agent) is on seen, free, unmarked cells (the agent's own memory: it is
+// fresh where the agent stands).
+func (b *brain) safeAt(rel game.Pos) bool {
 	ok := func(q game.Pos) bool {
-		cell := b.mem.At(q)
+		cell := b.mem.At(b.mem.Abs(q))
 		return cell.Known() && cell.Terrain == memory.Free && !cell.Markers.Danger()
 	}
-	if !ok(p) {
+	if !ok(rel) {
 		return false
 	}
 	for _, a := range b.attached {
-		if !ok(p.Add(a)) {
+		if !ok(rel.Add(a)) {
 			return false
 		}
 	}

@@ -1,10 +1,9 @@
 package builder
 
 import (
-	"slices"
-
 	"github.com/massim-go/massim/clients/bt"
 	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/clients/memory"
 )
 
 // Registry returns a registry with the built-in skills and functions of
@@ -46,20 +45,14 @@ func skillList() []bt.Skill {
 		skill("escape", "leave the cells marked for a clear event; succeeds when out", nil,
 			func(b *brain, c *bt.Context, _ *bt.Call) bt.Status { return b.escapeStep(c) }),
 		skill("adopt", "go to the nearest known role zone and adopt the role", []bt.Param{str("role", false)}, (*brain).adoptSkill),
-		skill("pickBlock", "choose the block type to fetch (the nearest needed one)", nil, (*brain).pickBlockSkill),
-		skill("goto", "walk to: dispenser [type] (next to one of the chosen type), goal, rolezone, submitter (near it, until it places its order), order (the helper's spot)",
-			[]bt.Param{str("where", false, "dispenser", "goal", "rolezone", "submitter", "order"), str("type", true)}, (*brain).gotoSkill),
-		skill("request", "request a block from the adjacent dispenser of the chosen type", nil, (*brain).requestSkill),
-		skill("attachTo", "attach the thing in direction dir (n, e, s, w), by default the adjacent loose block of the chosen type",
-			[]bt.Param{str("dir", true, "n", "e", "s", "w")}, (*brain).attachSkill),
-		skill("pickTask", "choose the task for the held block", nil, (*brain).pickTaskSkill),
-		skill("rotateTo", "rotate the held block into place for: task, order", []bt.Param{str("for", false, "task", "order")}, (*brain).rotateSkill),
-		skill("assemble", "for a two-block task: order the second block, wait for the helper, connect", nil, (*brain).assembleSkill),
-		skill("submit", "submit the chosen task", []bt.Param{str("task", false)}, (*brain).submitSkill),
-		skill("claimOrder", "become the helper of a teammate's two-block order", nil, (*brain).claimSkill),
-		skill("connect", "helper: connect the block with the submitter's and wait for the submission", nil, (*brain).connectSkill),
-		skill("release", "give up the agent's part in a two-block order (fails)", nil, (*brain).releaseSkill),
-		skill("drop", "detach every held block", nil, (*brain).dropSkill),
+		skill("fetch", "get a block of the job's type: pick a loose one up or request one from a dispenser", nil, (*brain).fetchSkill),
+		skill("stock", "wait near a goal zone with the block, out of the way of projects; keeps running", nil, (*brain).stockSkill),
+		skill("place", "submitter: walk to the project's spot with the anchor block south of the agent", nil, (*brain).placeSkill),
+		skill("assemble", "submitter: connect the helpers' blocks one after the other until the structure is complete", nil, (*brain).assembleSkill),
+		skill("submit", "submitter: submit the project's task", nil, (*brain).submitSkill),
+		skill("approach", "helper: walk to a cell next to the block's place in the structure, the block turned towards it", nil, (*brain).approachSkill),
+		skill("connect", "helper: connect the block to the structure when its turn comes, then let go of it", nil, (*brain).connectSkill),
+		skill("drop", "detach every held thing, one per step", nil, (*brain).dropSkill),
 	}
 }
 
@@ -70,6 +63,19 @@ func (b *brain) resultOf(call *bt.Call) (result string, ok bool) {
 		return "", false
 	}
 	return b.p.LastResult, true
+}
+
+// myJob returns a copy of the agent's job (the project it points to is
+// only read under the squad's lock).
+func (b *brain) myJob() (job, bool) {
+	var j job
+	ok := false
+	b.team.squad.view(b, func(m *member, _ *memory.Map) {
+		if m.job != nil {
+			j, ok = *m.job, true
+		}
+	})
+	return j, ok
 }
 
 func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
@@ -87,94 +93,86 @@ func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
 		c.Act(game.Adopt(role))
 		return bt.Running
 	}
-	return b.walkTo(c, b.knownRoleZones())
+	var zones []game.Pos
+	b.team.squad.view(b, func(_ *member, w *memory.Map) { zones = w.RoleCells() })
+	return b.goNear(c, zones)
 }
 
-func (b *brain) pickBlockSkill(_ *bt.Context, _ *bt.Call) bt.Status {
-	typ, ok := b.chooseBlock()
-	if !ok {
+// holdsType reports whether the agent holds a block of the type next to it.
+func (b *brain) holdsType(typ string) bool {
+	for _, t := range b.heldBlocks() {
+		if t.Details == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *brain) fetchSkill(c *bt.Context, call *bt.Call) bt.Status {
+	j, ok := b.myJob()
+	if !ok || j.block == "" || !b.role.Can(game.ActRequest) {
 		return bt.Failure
 	}
-	b.plan.block = typ
-	return bt.Success
-}
-
-// blockType is the type a skill works with: its argument or the plan's.
-func (b *brain) blockType(call *bt.Call, i int) string {
-	if t := call.Arg(i); t != "" {
-		return t
-	}
-	return b.plan.block
-}
-
-func (b *brain) gotoSkill(c *bt.Context, call *bt.Call) bt.Status {
-	switch call.Arg(0) {
-	case "dispenser":
-		typ := b.blockType(call, 1)
-		if typ == "" {
-			return bt.Failure
-		}
-		if _, ok := b.requestDir(typ); ok {
-			return bt.Success
-		}
-		if _, ok := b.looseBlockDir(typ); ok {
-			return bt.Success
-		}
-		if _, ok := b.blockedDispenserDir(typ); ok {
-			return bt.Success
-		}
-		st := b.walkTo(c, b.dispenserTargets(typ))
-		if st == bt.Success { // next to it, but an agent stands on it: try another
-			b.avoidCell(b.mem.Pos(), 10)
-			return bt.Failure
-		}
-		return st
-	case "goal":
-		return b.gotoGoal(c)
-	case "rolezone":
-		if b.p.InRoleZone(game.Pos{}) {
-			return bt.Success
-		}
-		return b.walkTo(c, b.knownRoleZones())
-	case "order":
-		return b.gotoOrder(c)
-	default: // "submitter": the only other value the registry lets through
-		return b.gotoSubmitter(c)
-	}
-}
-
-// gotoGoal walks into a goal zone where the chosen task's blocks fit.
-func (b *brain) gotoGoal(c *bt.Context) bt.Status {
-	t := b.plan.task
-	if t == nil {
-		return bt.Failure
-	}
-	if b.p.InGoalZone(game.Pos{}) && b.reqsFree(t.Reqs) {
+	typ := j.block
+	if b.holdsType(typ) {
 		return bt.Success
 	}
-	st := b.walkTo(c, b.goalTargets(t.Reqs))
-	if st == bt.Success { // memory says goal cell, the percept disagrees
-		b.avoidCell(b.mem.Pos(), 30)
+	if len(b.attached) > 0 || b.carryLimit(2) < 1 {
 		return bt.Failure
+	}
+	if b.anchorBack(c, j) {
+		return bt.Running
+	}
+	if d, ok := b.looseBlockDir(typ); ok {
+		c.Act(game.Attach(d))
+		return bt.Running
+	}
+	if d, ok := b.requestDir(typ); ok {
+		c.Act(game.Request(d))
+		return bt.Running
+	}
+	if d, ok := b.blockedDispenserDir(typ); ok && b.role.Can(game.ActClear) && b.p.Energy >= digEnergy {
+		off := d.Offset()
+		c.Act(game.Clear(off.X, off.Y))
+		return bt.Running
+	}
+	var targets []game.Pos
+	b.team.squad.view(b, func(_ *member, w *memory.Map) {
+		for _, d := range w.Dispensers(typ) {
+			for _, n := range d.Pos.Neighbours() {
+				if cell := w.At(n); cell.Dispenser == "" {
+					targets = append(targets, w.Norm(n))
+				}
+			}
+		}
+	})
+	st := b.goNear(c, targets)
+	if st == bt.Success { // next to a dispenser whose cell is taken: wait, then try elsewhere
+		if call.Ticks > 6 && b.randomStep(c) {
+			return bt.Running
+		}
+		c.Act(game.Skip())
+		return bt.Running
 	}
 	return st
 }
 
-// reqsFree reports whether every requirement cell is free or holds the
-// agent's own block of the right type.
-func (b *brain) reqsFree(reqs []game.Requirement) bool {
-	for _, r := range reqs {
-		if typ, held := b.blockAt(r.Pos); held {
-			if typ != r.Type {
-				return false
-			}
-			continue
-		}
-		if b.p.Occupied(r.Pos) {
-			return false
-		}
+// anchorBack lets a submitter at its spot take back the anchor block it
+// dropped for a Carry norm (with the blocks connected to it), whoever
+// stands next to it.
+func (b *brain) anchorBack(c *bt.Context, j job) bool {
+	if j.kind != jobSubmit {
+		return false
 	}
-	return true
+	back := false
+	b.team.squad.view(b, func(m *member, _ *memory.Map) {
+		back = j.project.placed && m.gpos() == j.project.spot
+	})
+	if t, ok := b.p.Thing(anchor, game.KindBlock); back && ok && t.Details == j.block && !b.p.IsAttached(anchor) {
+		c.Act(game.Attach(game.S))
+		return true
+	}
+	return false
 }
 
 // requestDir finds an adjacent dispenser of the type whose cell is free.
@@ -221,48 +219,6 @@ func (b *brain) entityNextTo(rel game.Pos) bool {
 	return false
 }
 
-// tangled reports whether another entity is linked into the agent's
-// structure without an assembly in progress (two agents took one block).
-func (b *brain) tangled() bool {
-	if b.plan.order != 0 {
-		return false
-	}
-	cells := append([]game.Pos{{}}, b.attached...)
-	for _, c := range cells {
-		for _, n := range c.Neighbours() {
-			if n == (game.Pos{}) || slices.Contains(b.attached, n) {
-				continue
-			}
-			if _, ok := b.p.Thing(n, game.KindEntity); ok && b.p.IsAttached(n) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (b *brain) requestSkill(c *bt.Context, call *bt.Call) bt.Status {
-	typ := b.plan.block
-	if _, ok := b.looseBlockDir(typ); ok {
-		return bt.Success
-	}
-	if call.Ticks > 3 {
-		return bt.Failure
-	}
-	d, ok := b.requestDir(typ)
-	if !ok {
-		// A loose block nobody may take lies on the dispenser: clear it.
-		if d, ok := b.blockedDispenserDir(typ); ok && b.role.Can(game.ActClear) && b.p.Energy >= digEnergy {
-			off := d.Offset()
-			c.Act(game.Clear(off.X, off.Y))
-			return bt.Running
-		}
-		return bt.Failure
-	}
-	c.Act(game.Request(d))
-	return bt.Running
-}
-
 // blockedDispenserDir finds an adjacent dispenser of the type with an
 // abandoned block on it: loose, and no other agent next to it (a block an
 // agent just requested is its to attach, not ours to clear).
@@ -278,122 +234,55 @@ func (b *brain) blockedDispenserDir(typ string) (game.Dir, bool) {
 	return 0, false
 }
 
-func (b *brain) attachSkill(c *bt.Context, call *bt.Call) bt.Status {
-	if res, ok := b.resultOf(call); ok && res == game.Success {
-		return bt.Success
-	}
-	if call.Ticks > 3 || len(b.attached)+1 > b.carryLimit(1) {
-		return bt.Failure
-	}
-	d, ok := b.looseBlockDir(b.plan.block)
-	if arg := call.Arg(0); arg != "" {
-		d, ok = game.ParseDir(arg)
-		ok = ok && b.p.Occupied(d.Offset()) && !slices.Contains(b.attached, d.Offset())
-	}
-	if !ok {
-		return bt.Failure
-	}
-	c.Act(game.Attach(d))
-	return bt.Running
-}
+// stockRange is how near a goal zone a member waits with its block.
+const stockRange = 5
 
-func (b *brain) pickTaskSkill(_ *bt.Context, _ *bt.Call) bt.Status {
-	t, ok := b.chooseTask()
-	if !ok {
-		if b.plan.idle < 0 {
-			b.plan.idle = b.p.Step
+func (b *brain) stockSkill(c *bt.Context, _ *bt.Call) bt.Status {
+	var goals []game.Pos
+	near, inTheWay := false, false
+	b.team.squad.view(b, func(m *member, w *memory.Map) {
+		here := m.gpos()
+		goals = w.GoalCells()
+		for _, g := range goals {
+			if w.Dist(g, here) <= stockRange {
+				near = true
+				break
+			}
 		}
+		inTheWay = b.team.squad.plan.reserved(m.group, here)
+	})
+	if len(goals) == 0 {
 		return bt.Failure
 	}
-	b.plan.idle = -1
-	if b.plan.task == nil || b.plan.task.Name != t.Name {
-		b.plan.task = t
-	}
-	b.orderFor(t)
-	return bt.Success
-}
-
-// rotateSkill turns the structure until the held block is where the task
-// (the anchor) or the order (the helper's chosen side) wants it.
-func (b *brain) rotateSkill(c *bt.Context, call *bt.Call) bt.Status {
-	held := b.heldBlocks()
-	if len(held) != 1 {
-		return bt.Failure
-	}
-	want := anchor
-	if call.Arg(0) == "order" {
-		spot, ok := b.helperSpot()
-		if !ok {
-			return bt.Failure
-		}
-		want = spot.side
-	}
-	from := held[0].Pos
-	if from == want {
-		return bt.Success
-	}
-	if call.Ticks > 8 {
-		return bt.Failure
-	}
-	for _, seq := range game.RotationsBetween(from, want) {
-		if len(seq) > 0 && b.canRotate(seq[0]) {
-			c.Act(game.Rotate(seq[0]))
+	if inTheWay || b.p.InGoalZone(game.Pos{}) {
+		if b.randomStep(c) {
 			return bt.Running
 		}
 	}
-	// Not enough room here: step aside and try again.
-	if b.randomStep(c) {
+	if near {
+		c.Act(game.Skip())
+		return bt.Running
+	}
+	if st := b.goNear(c, goals); st != bt.Failure {
 		return bt.Running
 	}
 	return bt.Failure
 }
 
-// canRotate reports whether every held thing lands on a free cell.
-func (b *brain) canRotate(r game.Rotation) bool {
-	for _, a := range b.attached {
-		if !b.freeCell(a.Rotate(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-func (b *brain) submitSkill(c *bt.Context, call *bt.Call) bt.Status {
-	t := b.plan.task
-	if call.Arg(0) != "task" {
-		if pt, ok := b.p.Task(call.Arg(0)); ok {
-			t = &pt
-		}
-	}
-	if t == nil {
-		return bt.Failure
-	}
-	if res, ok := b.resultOf(call); ok {
-		if res == game.Success {
-			b.finishOrder()
-			b.plan.task = nil
-			return bt.Success
-		}
-		if res != game.FailedRandom {
-			b.log.Debug().Str("task", t.Name).Str("result", res).Msg("submit failed")
-			b.markBad(t.Name)
-			b.avoidCell(b.mem.Pos(), 30)
-			b.plan.task = nil
-			return bt.Failure
-		}
-	}
-	if _, active := b.p.Task(t.Name); !active || !b.p.InGoalZone(game.Pos{}) || call.Ticks > 4 {
-		return bt.Failure
-	}
-	b.submitted = t.Reqs
-	c.Act(game.Submit(t.Name))
-	return bt.Running
-}
-
 func (b *brain) dropSkill(c *bt.Context, _ *bt.Call) bt.Status {
-	b.finishOrder()
 	held := b.heldBlocks()
 	if len(held) == 0 {
+		if len(b.attached) == 0 {
+			return bt.Success
+		}
+		// Held through something that is no block next to the agent.
+		for _, d := range game.Dirs {
+			if b.p.IsAttached(d.Offset()) {
+				c.Act(game.Detach(d))
+				return bt.Running
+			}
+		}
+		b.attached = nil
 		return bt.Success
 	}
 	d, _ := game.DirOf(held[0].Pos)

@@ -69,7 +69,7 @@ create task t1 100 0,1,b0
 
 	got := s.actionNames("agentA1")
 	assert.Equal(t, "adopt", got[0], "becomes a worker on the spot")
-	order := []string{"adopt", "request", "attach", "rotate", "move", "submit"}
+	order := []string{"adopt", "request", "attach", "move", "submit"}
 	last := -1
 	for _, name := range order {
 		i := slices.Index(got[last+1:], name)

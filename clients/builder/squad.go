@@ -2,44 +2,71 @@ package builder
 
 import (
 	"slices"
-	"strings"
 	"sync"
+
+	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
 	"github.com/massim-go/massim/protocol"
 )
 
-// squad is what a team's agents share in one process: where each agent's
-// frame lies relative to the others' (learned when two agents see each
-// other), what each has found, and the orders of two-block assemblies.
-// Agents act in parallel goroutines; every method locks.
+// squad is what a team's agents share in one process: which agents'
+// frames are linked (groups), one map per group fed by all its members,
+// what each member is doing, and the plans (projects) the planner makes.
+// Agents act in parallel goroutines; every method locks mu.
 //
-// Frames are linked from sightings: when agent A saw a teammate at offset v
-// in step s and exactly one teammate B saw a teammate at -v in the same
-// step (and nobody but A saw one at v), A and B saw each other. Only
+// Frames are linked from sightings: when agent A saw a teammate at offset
+// v in step s and exactly one teammate B saw a teammate at -v in the same
+// step (and nobody else saw one at v), A and B saw each other. Only
 // offsets within every role's vision count, so each sighting is mutual.
+// Linking two groups merges them: the smaller group's map and plans move
+// into the larger one's frame.
 type squad struct {
 	mu      sync.Mutex
 	members map[string]*member
-	edges   map[[2]string]edge // keyed by (a, b) with a < b
-	orders  []*order
+	groups  []*group // in creation order
 	nextID  int
+	epoch   int // the generation of the simulation being played
 	torus   torus
+	plan    planner
+	log     zerolog.Logger
+}
+
+// group is a set of members whose frames are linked, with their common map.
+type group struct {
+	id      int
+	world   *memory.Map
+	members []string // sorted
 }
 
 type member struct {
-	gen    int                  // bumped at every sim-start, so stale links are ignored
-	vision int                  // smallest vision of any role: sightings beyond it are not mutual
-	steps  map[int]sightingStep // recent steps: own position and teammates seen
-	// Published knowledge, in the member's frame.
-	dispensers []memory.Landmark
-	goals      []game.Pos
-	roles      []game.Pos
-	pos        game.Pos
-	step       int
-	ready      *readiness // a helper in position for an order
-	intent     string     // the block type the member holds or fetches
+	name   string
+	index  int
+	gen    int // bumped at every sim-start, so stale state is ignored
+	vision int // smallest vision of any role: sightings beyond it are not mutual
+	group  *group
+	off    game.Pos // the member's frame origin in its group's frame
+	steps  map[int]sightingStep
+	brain  *brain // the agent; its fields belong to its goroutine
+	job    *job
+	want   string // the role the team wants the member in
+	// exploring is the member's exploration target, so that teammates
+	// look elsewhere.
+	exploring exploreState
+	status    // as of the member's latest report
+}
+
+// status is what the planner knows of a member, copied at every report
+// (the agent's own fields change in its goroutine).
+type status struct {
+	step        int
+	pos         game.Pos // in the member's own frame
+	role        string
+	held        []game.Thing // blocks attached next to the agent
+	things      int          // things in its structure besides itself
+	deactivated bool
+	energy      int
 }
 
 type sightingStep struct {
@@ -47,43 +74,14 @@ type sightingStep struct {
 	seen []game.Pos
 }
 
-// readiness is a helper standing in place to connect, as of a step.
-type readiness struct {
-	order int
-	step  int
-}
-
-// edge says that b's frame origin lies at off in a's frame (a position p
-// in b's frame is p+off in a's), valid for the given generations.
-type edge struct {
-	genA, genB int
-	off        game.Pos
-}
-
-// order is a two-block assembly: the submitter holds the first block and
-// waits in a goal zone; a helper brings the block of type Block to Cell.
-type order struct {
-	id        int
-	task      string
-	submitter string
-	genS      int
-	placed    bool     // the submitter stands in the goal zone: at and cell are set
-	at        game.Pos // the submitter's cell, in its frame
-	cell      game.Pos // where the helper's block must go, in the submitter's frame
-	block     string
-	helper    string
-	genH      int
-	created   int
-	connected bool
-}
-
-func newSquad() *squad {
-	return &squad{members: map[string]*member{}, edges: map[[2]string]edge{}}
+func newSquad(log zerolog.Logger) *squad {
+	return &squad{members: map[string]*member{}, log: log}
 }
 
 // join (re)registers an agent at the start of a simulation; it returns the
-// member's generation.
-func (s *squad) join(user string, p protocol.InitialPercept) int {
+// member's generation. A member of an earlier simulation starts afresh in
+// a group of its own.
+func (s *squad) join(b *brain, p protocol.InitialPercept) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	vision := 0
@@ -92,26 +90,71 @@ func (s *squad) join(user string, p protocol.InitialPercept) int {
 			vision = r.Vision
 		}
 	}
-	old := s.members[user]
 	gen := 1
-	if old != nil {
+	if old := s.members[b.user]; old != nil {
 		gen = old.gen + 1
+		s.leave(old)
 	}
-	s.members[user] = &member{gen: gen, vision: vision, steps: map[int]sightingStep{}}
-	s.orders = slices.DeleteFunc(s.orders, func(o *order) bool { return o.submitter == user || o.helper == user })
+	if gen > s.epoch { // the first agent of a new simulation
+		s.epoch = gen
+		s.reset()
+	}
+	m := &member{name: b.user, index: b.index, gen: gen, vision: vision, steps: map[int]sightingStep{}, brain: b}
+	m.step = -1
+	s.nextID++
+	m.group = &group{id: s.nextID, world: memory.NewMap(), members: []string{b.user}}
+	s.groups = append(s.groups, m.group)
+	s.members[b.user] = m
 	return gen
 }
 
-// publishEvery is how often (in steps) an agent copies its findings to the squad.
-const publishEvery = 4
+// reset forgets everything of a finished simulation: groups, the torus,
+// the plans. Members that have not started the new simulation yet are out
+// until they do.
+func (s *squad) reset() {
+	for _, m := range s.members {
+		m.group, m.job = nil, nil
+	}
+	s.torus = torus{}
+	s.plan = planner{}
+	s.groups = nil
+}
 
-// report records what the agent sees this step, links frames from the
-// previous step's sightings, and now and then publishes its findings.
+// leave takes a member out of its group (a new simulation begins for it).
+func (s *squad) leave(m *member) {
+	if m.group != nil {
+		g := m.group
+		g.members = slices.DeleteFunc(g.members, func(n string) bool { return n == m.name })
+		if len(g.members) == 0 {
+			s.groups = slices.DeleteFunc(s.groups, func(o *group) bool { return o == g })
+		}
+	}
+	s.plan.release(m)
+	m.group, m.job, m.brain = nil, nil, nil
+}
+
+// member returns the agent's current member record, nil if stale.
+func (s *squad) member(b *brain) *member {
+	m := s.members[b.user]
+	if m == nil || m.gen != b.squadID || m.group == nil {
+		return nil
+	}
+	return m
+}
+
+// gpos is a member's position in its group's frame.
+func (m *member) gpos() game.Pos {
+	return m.group.world.Norm(m.off.Add(m.pos))
+}
+
+// report records what the agent sees this step: its sightings (linking
+// frames from the previous step's), its percept into the group's map; then
+// it lets the planner update the plans once per step.
 func (s *squad) report(b *brain) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.members[b.user]
-	if m == nil || m.gen != b.squadID {
+	m := s.member(b)
+	if m == nil {
 		return
 	}
 	var seen []game.Pos
@@ -121,38 +164,37 @@ func (s *squad) report(b *brain) {
 		}
 	}
 	step := b.p.Step
+	m.status = status{step: step, pos: b.mem.Pos(), role: b.p.Role, held: b.heldBlocks(), things: len(b.attached),
+		deactivated: b.p.Deactivated, energy: b.p.Energy}
 	m.steps[step] = sightingStep{pos: b.mem.Pos(), seen: seen}
 	for old := range m.steps {
 		if old < step-2 { // only the last steps can still be linked
 			delete(m.steps, old)
 		}
 	}
-	m.pos, m.step = b.mem.Pos(), step
-	m.intent = b.intent()
-	if step%publishEvery == b.index%publishEvery {
-		m.dispensers = b.mem.Dispensers("")
-		m.goals = b.mem.GoalCells()
-		m.roles = b.mem.RoleCells()
-	}
-	s.link(b.user, m, step-1)
+	s.link(m, step-1)
+	m.group.world.See(m.gpos(), &b.p, b.role.Vision)
+	s.plan.update(s, b)
 }
 
 // link looks for mutual sightings of member me in step.
-func (s *squad) link(me string, m *member, step int) {
-	mine, ok := m.steps[step]
+func (s *squad) link(me *member, step int) {
+	mine, ok := me.steps[step]
 	if !ok {
 		return
 	}
+	names := s.names()
 	for _, v := range mine.seen {
-		var partner string
+		var partner *member
 		others := 0
-		for name, o := range s.members {
+		for _, name := range names {
+			o := s.members[name]
 			st, ok := o.steps[step]
-			if !ok || name == me {
+			if !ok || o == me || o.group == nil {
 				continue
 			}
 			if slices.Contains(st.seen, v.Neg()) {
-				partner = name
+				partner = o
 				others++
 			}
 			if slices.Contains(st.seen, v) {
@@ -162,38 +204,102 @@ func (s *squad) link(me string, m *member, step int) {
 		if others != 1 {
 			continue
 		}
-		o := s.members[partner]
-		// partner stood at mine.pos+v in my frame and at st.pos in its own.
-		off := mine.pos.Add(v).Sub(o.steps[step].pos)
-		s.setEdge(me, m.gen, partner, o.gen, off)
+		// The partner stood at mine.pos+v in my frame, at its own pos in
+		// its frame: both in group frames.
+		mineG := me.off.Add(mine.pos).Add(v)
+		theirsG := partner.off.Add(partner.steps[step].pos)
+		s.join2(me, partner, mineG, theirsG)
 	}
 }
 
-func (s *squad) setEdge(a string, genA int, b string, genB int, off game.Pos) {
-	if b < a {
-		a, b, genA, genB, off = b, a, genB, genA, off.Neg()
+// join2 links the groups of a and b given that the position pa in a's
+// group frame is the position pb in b's.
+func (s *squad) join2(a, b *member, pa, pb game.Pos) {
+	if a.group == b.group {
+		w := a.group.world
+		if d := w.Delta(pa, pb); d != (game.Pos{}) && s.torus.observe(d) {
+			s.applyTorus()
+		}
+		return
 	}
-	key := [2]string{a, b}
-	if old, ok := s.edges[key]; ok && old.genA == genA && old.genB == genB && old.off != off {
-		s.torus.observe(off.Sub(old.off))
+	big, small := a.group, b.group
+	shift := pa.Sub(pb) // small's q is big's q+shift
+	if len(small.members) > len(big.members) || (len(small.members) == len(big.members) && small.id < big.id) {
+		big, small, shift = small, big, shift.Neg()
 	}
-	s.edges[key] = edge{genA: genA, genB: genB, off: off}
+	big.world.Absorb(small.world, shift)
+	for _, name := range small.members {
+		o := s.members[name]
+		o.group, o.off = big, o.off.Add(shift)
+	}
+	big.members = append(big.members, small.members...)
+	slices.Sort(big.members)
+	s.groups = slices.DeleteFunc(s.groups, func(g *group) bool { return g == small })
+	s.plan.merged(small, big, shift)
 }
 
-// minPeriod is the smallest grid size the squad infers: smaller changes
-// of a frame offset are tracking errors, not trips round the world.
+// applyTorus gives every group map the torus size learned so far.
+func (s *squad) applyTorus() {
+	size := game.Pos{X: s.torus.size[0], Y: s.torus.size[1]}
+	for _, g := range s.groups {
+		g.world.SetSize(size)
+	}
+	s.plan.wrapped(s)
+}
+
+// names lists the current members, sorted (map order must not matter).
+func (s *squad) names() []string {
+	out := make([]string, 0, len(s.members))
+	for n, m := range s.members {
+		if m.group != nil {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// linked lists the teammates in my group, sorted.
+func (s *squad) linked(me string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.members[me]
+	if m == nil || m.group == nil {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(m.group.members), func(n string) bool { return n == me })
+}
+
+// view runs f with the squad locked, the agent's member record and its
+// group's map; it reports false (without running f) for a stale agent.
+func (s *squad) view(b *brain, f func(m *member, w *memory.Map)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.member(b)
+	if m == nil {
+		return false
+	}
+	f(m, m.group.world)
+	return true
+}
+
+// minPeriod is the smallest grid size the squad infers: smaller jumps of a
+// frame offset are tracking errors, not trips round the world.
 const minPeriod = 10
 
 // torus is what the squad learned of the grid's size. Agents only track
-// positions in the unbounded plane of their own frame; when one of two
-// linked agents goes round the world, the offset between their frames,
-// measured anew, changes by a whole period. A period seen twice counts.
+// positions in the unbounded plane of their own frame; when an agent goes
+// round the world, the offset between its frame and a linked teammate's,
+// measured anew, is off by a whole period. A period seen twice counts.
 type torus struct {
 	seen [2]map[int]int // per axis: candidate period → times observed
-	size [2]int         // per axis: the known period (or a multiple), 0 if unknown
+	size [2]int         // per axis: the known period, 0 if unknown
 }
 
-func (t *torus) observe(d game.Pos) {
+// observe notes an offset error; it reports whether a size became known
+// or smaller.
+func (t *torus) observe(d game.Pos) bool {
+	changed := false
 	for axis, v := range [2]int{abs(d.X), abs(d.Y)} {
 		if v < minPeriod {
 			continue
@@ -204,289 +310,15 @@ func (t *torus) observe(d game.Pos) {
 		t.seen[axis][v]++
 		if t.seen[axis][v] >= 2 && (t.size[axis] == 0 || v < t.size[axis]) {
 			t.size[axis] = v
+			changed = true
 		}
 	}
+	return changed
 }
 
-// shift is the whole number of periods to add to p to bring it as near to
-// q as it gets (zero on an axis whose period is unknown).
-func (t *torus) shift(p, q game.Pos) game.Pos {
-	return game.Pos{X: periods(p.X, q.X, t.size[0]), Y: periods(p.Y, q.Y, t.size[1])}
-}
-
-func periods(p, q, n int) int {
-	if n == 0 {
-		return 0
+func abs(a int) int {
+	if a < 0 {
+		return -a
 	}
-	k := (q - p) / n
-	best := k * n
-	for _, c := range []int{(k - 1) * n, (k + 1) * n} {
-		if abs(p+c-q) < abs(p+best-q) {
-			best = c
-		}
-	}
-	return best
-}
-
-// frames returns, for every member linked to me (directly or through
-// others), the origin of its frame in my frame. Called with the lock held.
-func (s *squad) frames(me string) map[string]game.Pos {
-	out := map[string]game.Pos{me: {}}
-	keys := make([][2]string, 0, len(s.edges))
-	for k := range s.edges {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b [2]string) int {
-		if a[0] != b[0] {
-			return strings.Compare(a[0], b[0])
-		}
-		return strings.Compare(a[1], b[1])
-	})
-	queue := []string{me}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, key := range keys {
-			e := s.edges[key]
-			ma, mb := s.members[key[0]], s.members[key[1]]
-			if ma == nil || mb == nil || ma.gen != e.genA || mb.gen != e.genB {
-				continue
-			}
-			var next string
-			var off game.Pos
-			switch cur {
-			case key[0]:
-				next, off = key[1], out[cur].Add(e.off)
-			case key[1]:
-				next, off = key[0], out[cur].Sub(e.off)
-			default:
-				continue
-			}
-			if _, done := out[next]; !done {
-				out[next] = off
-				queue = append(queue, next)
-			}
-		}
-	}
-	return out
-}
-
-// linked lists the teammates whose frames are linked to me, sorted.
-func (s *squad) linked(me string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for name := range s.frames(me) {
-		if name != me {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// shared returns what linked teammates published, translated into my frame.
-func (s *squad) shared(me string) (dispensers []memory.Landmark, goals, roles []game.Pos) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	frames := s.frames(me)
-	names := make([]string, 0, len(frames))
-	for n := range frames {
-		if n != me {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	here := s.members[me].pos
-	near := func(p game.Pos) game.Pos { return p.Add(s.torus.shift(p, here)) }
-	for _, n := range names {
-		o, off := s.members[n], frames[n]
-		for _, d := range o.dispensers {
-			dispensers = append(dispensers, memory.Landmark{Pos: near(d.Pos.Add(off)), Type: d.Type})
-		}
-		for _, g := range o.goals {
-			goals = append(goals, near(g.Add(off)))
-		}
-		for _, r := range o.roles {
-			roles = append(roles, near(r.Add(off)))
-		}
-	}
-	return dispensers, goals, roles
-}
-
-// post opens an order for a two-block task and returns its id. The order
-// is placed later, when the submitter stands in a goal zone.
-func (s *squad) post(b *brain, task string, block string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextID++
-	s.orders = append(s.orders, &order{id: s.nextID, task: task, submitter: b.user, genS: b.squadID,
-		block: block, created: b.p.Step})
-	return s.nextID
-}
-
-// place fixes (placed) or withdraws (!placed) where an order is assembled:
-// the submitter stands at at, the helper's block goes to cell (submitter's
-// frame). A helper that was in place must find its new spot.
-func (s *squad) place(id int, placed bool, at, cell game.Pos) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.orders {
-		if o.id != id {
-			continue
-		}
-		o.placed, o.at, o.cell = placed, at, cell
-		if h := s.members[o.helper]; h != nil && h.ready != nil && h.ready.order == id {
-			h.ready = nil
-		}
-	}
-}
-
-// intents counts, per block type, the other members that hold or fetch it.
-func (s *squad) intents(me string) map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[string]int{}
-	for name, m := range s.members {
-		if name != me && m.intent != "" {
-			out[m.intent]++
-		}
-	}
-	return out
-}
-
-// openOrders counts the orders nobody has claimed yet and all orders.
-func (s *squad) openOrders() (open, all int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.orders {
-		if o.helper == "" {
-			open++
-		}
-	}
-	return open, len(s.orders)
-}
-
-// cancel withdraws an order.
-func (s *squad) cancel(id int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.orders = slices.DeleteFunc(s.orders, func(o *order) bool { return o.id == id })
-}
-
-// orderView is an order as one agent sees it, in its own frame.
-type orderView struct {
-	id        int
-	task      string
-	submitter string
-	placed    bool
-	at, cell  game.Pos // in the viewer's frame, once placed
-	near      game.Pos // where the submitter is now, in the viewer's frame
-	block     string
-	helper    string
-	ready     bool // the helper is in place (reported this or the previous step)
-	connected bool
-}
-
-// view returns the order with that id as seen by me; false when it is gone
-// or my frame is not linked to the submitter's.
-func (s *squad) view(me string, id int) (orderView, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.orders {
-		if o.id == id {
-			return s.viewLocked(me, o)
-		}
-	}
-	return orderView{}, false
-}
-
-func (s *squad) viewLocked(me string, o *order) (orderView, bool) {
-	off, ok := s.frames(me)[o.submitter]
-	if !ok {
-		return orderView{}, false
-	}
-	v := orderView{id: o.id, task: o.task, submitter: o.submitter, placed: o.placed, at: o.at.Add(off), cell: o.cell.Add(off),
-		block: o.block, helper: o.helper, connected: o.connected}
-	if sm := s.members[o.submitter]; sm != nil {
-		v.near = sm.pos.Add(off)
-	}
-	// Going round the world, the submitter may be nearer than its frame says.
-	if m := s.members[me]; m != nil {
-		d := s.torus.shift(v.near, m.pos)
-		v.near, v.at, v.cell = v.near.Add(d), v.at.Add(d), v.cell.Add(d)
-	}
-	if h := s.members[o.helper]; h != nil && h.ready != nil && h.ready.order == o.id {
-		v.ready = h.ready.step >= h.step-1
-	}
-	return v, true
-}
-
-// claim gives me the nearest open order I can serve (my frame linked to the
-// submitter's) whose block type is one of types and whose cell is within
-// maxDist, skipping the ids in skip.
-func (s *squad) claim(b *brain, types map[string]bool, skip map[int]bool, maxDist int) (orderView, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.members[b.user]
-	if m == nil {
-		return orderView{}, false
-	}
-	var best *order
-	var bestView orderView
-	for _, o := range s.orders {
-		if o.helper != "" || o.submitter == b.user || skip[o.id] {
-			continue
-		}
-		v, ok := s.viewLocked(b.user, o)
-		if !ok || !types[o.block] || v.near.Dist(b.mem.Pos()) > maxDist {
-			continue
-		}
-		if best == nil || v.near.Dist(b.mem.Pos()) < bestView.near.Dist(b.mem.Pos()) {
-			best, bestView = o, v
-		}
-	}
-	if best == nil {
-		return orderView{}, false
-	}
-	best.helper, best.genH = b.user, m.gen
-	bestView.helper = b.user
-	return bestView, true
-}
-
-// release gives up my part in an order: a helper frees it for others.
-func (s *squad) release(me string, id int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.orders {
-		if o.id == id && o.helper == me {
-			o.helper = ""
-		}
-	}
-	if m := s.members[me]; m != nil {
-		m.ready = nil
-	}
-}
-
-// setReady marks me in place (or not) for an order in this step.
-func (s *squad) setReady(me string, id, step int, ready bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.members[me]; m != nil {
-		m.ready = nil
-		if ready {
-			m.ready = &readiness{order: id, step: step}
-		}
-	}
-}
-
-// markConnected records that the blocks of an order were connected.
-func (s *squad) markConnected(id int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.orders {
-		if o.id == id {
-			o.connected = true
-		}
-	}
+	return a
 }

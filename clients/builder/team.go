@@ -79,7 +79,7 @@ func New(cfg Config) (*Team, error) {
 	}
 	t := &Team{
 		prog: prog, seed: cfg.Seed, log: cfg.Logger,
-		board: bt.NewTeamBoard(), squad: newSquad(), trees: map[string]*bt.Tree{},
+		board: bt.NewTeamBoard(), squad: newSquad(cfg.Logger), trees: map[string]*bt.Tree{},
 		trace: map[string]bool{}, traceTo: cfg.TraceOut,
 	}
 	for _, name := range cfg.Trace {

@@ -99,3 +99,12 @@ func (g *grid) grow(p game.Pos) {
 	}
 	g.min, g.w, g.h, g.cells = game.Pos{X: minX, Y: minY}, w, h, cells
 }
+
+// each visits every stored cell that was ever seen.
+func (g *grid) each(visit func(game.Pos, Cell)) {
+	for i, c := range g.cells {
+		if c.seen > 0 {
+			visit(game.Pos{X: g.min.X + i%g.w, Y: g.min.Y + i/g.w}, c)
+		}
+	}
+}

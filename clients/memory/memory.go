@@ -18,11 +18,7 @@ type Landmark struct {
 type Memory struct {
 	pos   game.Pos
 	step  int
-	cells grid
-
-	dispensers []Landmark // sorted by position
-	goals      posSet
-	roles      posSet
+	world *Map
 	// Moves counts the moves applied to the position; Ambiguous those whose
 	// extent had to be guessed (a partial_success of several directions).
 	Moves, Ambiguous int
@@ -37,7 +33,7 @@ func New() *Memory {
 
 // Reset forgets everything, for a new simulation.
 func (m *Memory) Reset() {
-	*m = Memory{step: -1, goals: posSet{}, roles: posSet{}}
+	*m = Memory{step: -1, world: NewMap()}
 }
 
 // Pos is the agent's position in its frame.
@@ -46,8 +42,11 @@ func (m *Memory) Pos() game.Pos { return m.pos }
 // Step is the step of the last percept applied.
 func (m *Memory) Step() int { return m.step }
 
+// Map is the agent's own map, in its frame.
+func (m *Memory) Map() *Map { return m.world }
+
 // At returns what is known of the cell at p (frame coordinates).
-func (m *Memory) At(p game.Pos) Cell { return m.cells.at(p) }
+func (m *Memory) At(p game.Pos) Cell { return m.world.At(p) }
 
 // Abs converts a position relative to the agent into the frame.
 func (m *Memory) Abs(rel game.Pos) game.Pos { return m.pos.Add(rel) }
@@ -68,7 +67,7 @@ func (m *Memory) Update(p *game.Percept, vision, speed int) {
 		m.applyMove(p, vision, speed)
 	}
 	m.step = p.Step
-	m.see(p, vision)
+	m.world.See(m.pos, p, vision)
 }
 
 // applyMove advances the position by the cells the last move covered. A
@@ -130,7 +129,7 @@ func (m *Memory) agreement(p *game.Percept, at game.Pos, vision int) int {
 	}
 	score := 0
 	forArea(vision, func(rel game.Pos) {
-		c := m.cells.at(at.Add(rel))
+		c := m.world.At(at.Add(rel))
 		switch {
 		case c.Terrain == Unknown:
 		case (c.Terrain == Obstacle) == obstacle[rel]:
@@ -159,95 +158,17 @@ func abs(a int) int {
 	return a
 }
 
-// see records every cell within vision as seen in this step.
-func (m *Memory) see(p *game.Percept, vision int) {
-	forArea(vision, func(rel game.Pos) {
-		at := m.pos.Add(rel)
-		c := m.cells.ref(at)
-		wasDispenser := c.Dispenser
-		*c = Cell{seen: p.Step + 1, Terrain: Free}
-		if wasDispenser != "" {
-			m.dropDispenser(at)
-		}
-		m.goals.del(at)
-		m.roles.del(at)
-	})
-	for _, t := range p.Things {
-		at := m.pos.Add(t.Pos)
-		c := m.cells.ref(at)
-		switch t.Kind {
-		case game.KindObstacle:
-			c.Terrain = Obstacle
-		case game.KindBlock:
-			c.Block = t.Details
-		case game.KindEntity:
-			if t.Pos != (game.Pos{}) { // the agent itself is no obstacle
-				c.Entity = t.Details
-			}
-		case game.KindDispenser:
-			c.Dispenser = t.Details
-			m.addDispenser(Landmark{Pos: at, Type: t.Details})
-		case game.KindMarker:
-			switch t.Details {
-			case game.MarkerClear:
-				c.Markers |= MarkClear
-			case game.MarkerClearImminent:
-				c.Markers |= MarkImminent
-			case game.MarkerClearPerimeter:
-				c.Markers |= MarkPerimeter
-			}
-		}
-	}
-	for _, a := range p.Attached {
-		m.cells.ref(m.pos.Add(a)).Held = true
-	}
-	for _, z := range p.GoalZones {
-		at := m.pos.Add(z)
-		m.cells.ref(at).Goal = true
-		m.goals.add(at)
-	}
-	for _, z := range p.RoleZones {
-		at := m.pos.Add(z)
-		m.cells.ref(at).Role = true
-		m.roles.add(at)
-	}
-}
-
 func comparePos(a, b game.Pos) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X)) }
-
-func (m *Memory) addDispenser(l Landmark) {
-	i, found := slices.BinarySearchFunc(m.dispensers, l.Pos, func(d Landmark, p game.Pos) int { return comparePos(d.Pos, p) })
-	if found {
-		m.dispensers[i] = l
-		return
-	}
-	m.dispensers = slices.Insert(m.dispensers, i, l)
-}
-
-func (m *Memory) dropDispenser(p game.Pos) {
-	i, found := slices.BinarySearchFunc(m.dispensers, p, func(d Landmark, p game.Pos) int { return comparePos(d.Pos, p) })
-	if found {
-		m.dispensers = slices.Delete(m.dispensers, i, i+1)
-	}
-}
 
 // Dispensers lists the known dispensers of the block type (all types for
 // ""), ordered by position.
-func (m *Memory) Dispensers(typ string) []Landmark {
-	var out []Landmark
-	for _, d := range m.dispensers {
-		if typ == "" || d.Type == typ {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func (m *Memory) Dispensers(typ string) []Landmark { return m.world.Dispensers(typ) }
 
 // GoalCells lists the cells last seen in a goal zone, ordered by position.
-func (m *Memory) GoalCells() []game.Pos { return m.goals.sorted() }
+func (m *Memory) GoalCells() []game.Pos { return m.world.GoalCells() }
 
 // RoleCells lists the cells last seen in a role zone, ordered by position.
-func (m *Memory) RoleCells() []game.Pos { return m.roles.sorted() }
+func (m *Memory) RoleCells() []game.Pos { return m.world.RoleCells() }
 
 // posSet is a set of positions that lists itself in a fixed order.
 type posSet map[game.Pos]struct{}

@@ -14,15 +14,25 @@ import (
 // type b0, 'D' dispenser of type b0, 'G' goal zone cell, 'R' role zone
 // cell, 'x' cell marked by a clear event, 'e' entity of team B; anything
 // else is free. Cells outside the map are free.
-type world struct{ rows []string }
+type world struct {
+	rows    []string
+	outside byte // what lies outside the rows: '.' unless walled
+}
 
 func newWorld(text string) world {
-	return world{rows: strings.Split(strings.TrimSpace(text), "\n")}
+	return world{rows: strings.Split(strings.TrimSpace(text), "\n"), outside: '.'}
+}
+
+// walled is a world with rock all round.
+func walled(text string) world {
+	w := newWorld(text)
+	w.outside = '#'
+	return w
 }
 
 func (w world) at(p game.Pos) byte {
 	if p.Y < 0 || p.Y >= len(w.rows) || p.X < 0 || p.X >= len(w.rows[p.Y]) {
-		return '.'
+		return w.outside
 	}
 	return w.rows[p.Y][p.X]
 }

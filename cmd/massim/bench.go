@@ -85,10 +85,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		var extra []string
-		if run == 0 {
-			extra = prof.childArgs() // the first run's profile
-		}
+		extra := prof.childArgs(run == 0) // profiles of the first run
 		r, err := benchRun(self, sc, p, *keep, extra, stderr)
 		if err != nil {
 			return err

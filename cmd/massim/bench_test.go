@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -92,4 +93,21 @@ func TestBench_PercentilesAndMedians(t *testing.T) {
 	var buf bytes.Buffer
 	printBenchReport(&buf, m)
 	assert.Contains(t, buf.String(), "median of 3 runs")
+}
+
+func TestProcs_DefaultOneCoreUnlessGOMAXPROCSOrTheFlagSaysOtherwise(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "")
+	(&profileFlags{procs: -1}).applyProcs()
+	assert.Equal(t, defaultProcs, runtime.GOMAXPROCS(0))
+	(&profileFlags{procs: 0}).applyProcs()
+	assert.Equal(t, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	(&profileFlags{procs: 3}).applyProcs()
+	assert.Equal(t, 3, runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "2")
+	runtime.GOMAXPROCS(2)
+	(&profileFlags{procs: -1}).applyProcs()
+	assert.Equal(t, 2, runtime.GOMAXPROCS(0), "the environment variable wins over the default")
+	assert.Equal(t, []string{"-procs", "3"}, (&profileFlags{procs: 3, cpu: "c"}).childArgs(false))
+	assert.Equal(t, []string{"-cpuprofile", "c"}, (&profileFlags{procs: -1, cpu: "c"}).childArgs(true))
 }

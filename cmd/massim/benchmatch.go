@@ -123,10 +123,11 @@ func (m *benchMatch) await(ch <-chan struct{}, timeout time.Duration, what strin
 	case <-ch:
 		return nil
 	case <-m.exited:
+		// What the server sent last may still be on its way to the agents.
 		select {
 		case <-ch:
 			return nil
-		default:
+		case <-time.After(30 * time.Second):
 		}
 		return fmt.Errorf("bench: server ended before %s: %v", what, m.waitErr)
 	case <-timer.C:

@@ -7,23 +7,46 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 )
 
-// profileFlags are -cpuprofile and -memprofile: pprof files of this process
-// (serve, match), or of the server child process (bench).
+// profileFlags are the performance flags of the server: -procs, and
+// -cpuprofile and -memprofile (pprof files). serve and match apply them to
+// their own process, bench to the server child process.
 type profileFlags struct {
-	cpu string
-	mem string
+	procs int
+	cpu   string
+	mem   string
 }
 
+// defaultProcs is the server's default -procs: the step loop is sequential,
+// and a second core mostly adds cross-core wake-ups of the scheduler (a
+// third of the CPU per step on small matches; README, "Performance").
+const defaultProcs = 1
+
 func (p *profileFlags) register(fs *flag.FlagSet, whose string) {
+	fs.IntVar(&p.procs, "procs", -1, fmt.Sprintf("cores %s's Go code may use at once (default %d unless the GOMAXPROCS variable is set; 0: all)", whose, defaultProcs))
 	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of "+whose+" to this file (read it with go tool pprof)")
 	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile of "+whose+" to this file when it ends (allocations and live memory)")
 }
 
-// start begins CPU profiling; stop ends it and writes the heap profile.
-// Profiling errors are reported, never fatal to the run they watch.
+// applyProcs sets GOMAXPROCS from -procs (or its default).
+func (p *profileFlags) applyProcs() {
+	switch {
+	case p.procs > 0:
+		runtime.GOMAXPROCS(p.procs)
+	case p.procs == 0:
+		runtime.GOMAXPROCS(runtime.NumCPU())
+	case os.Getenv("GOMAXPROCS") == "":
+		runtime.GOMAXPROCS(defaultProcs)
+	}
+}
+
+// start applies -procs and begins CPU profiling; stop ends it and writes
+// the heap profile. Profiling errors are reported, never fatal to the run
+// they watch.
 func (p *profileFlags) start() (stop func() error, err error) {
+	p.applyProcs()
 	var cpuFile *os.File
 	if p.cpu != "" {
 		f, err := os.Create(p.cpu)
@@ -66,9 +89,16 @@ func writeHeapProfile(path string) error {
 	return f.Close()
 }
 
-// childArgs passes the profile flags on to a server child process.
-func (p *profileFlags) childArgs() []string {
+// childArgs passes the flags on to a server child process; the profile
+// flags only when profiles is true.
+func (p *profileFlags) childArgs(profiles bool) []string {
 	var args []string
+	if p.procs >= 0 {
+		args = append(args, "-procs", strconv.Itoa(p.procs))
+	}
+	if !profiles {
+		return args
+	}
 	if p.cpu != "" {
 		args = append(args, "-cpuprofile", p.cpu)
 	}

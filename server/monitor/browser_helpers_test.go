@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/clients/agent"
 	"github.com/massim-go/massim/clients/random"
-	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
@@ -91,30 +91,50 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 	cfg, err := config.Demo()
 	require.NoError(t, err)
 	cfg.Match[0].Steps = steps
-	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0",
-		WaitForAgents: 20 * time.Second, Observers: obs, MinStepDuration: pace})
-	require.NoError(t, srv.Listen())
-	addr := srv.Addr().(*net.TCPAddr)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i, tm := range cfg.Teams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = team.Run(ctx, team.Config{Host: "127.0.0.1", Port: addr.Port, Team: tm.Name, Prefix: tm.Prefix,
-				Password: tm.Password, Count: cfg.MaxTeamSize()}, random.ForTeam(int64(i+1)))
-		}()
+	srv := runServer(t, cfg, pace, obs...)
+	for _, tm := range cfg.Teams {
+		joinAgents(t, srv, tm, 1, cfg.MaxTeamSize())
 	}
-	wg.Add(1)
+	return srv
+}
+
+// runServer runs a tournament of cfg paced at pace per step, waiting up to
+// a minute for its agents, until the test ends.
+func runServer(t *testing.T, cfg *config.Config, pace time.Duration, obs ...server.Observer) *server.Server {
+	t.Helper()
+	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0",
+		WaitForAgents: time.Minute, Observers: obs, MinStepDuration: pace})
+	require.NoError(t, srv.Listen())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(done)
 		_, _ = srv.Run(ctx)
 	}()
 	t.Cleanup(func() {
 		cancel()
-		wg.Wait()
+		<-done
 	})
 	return srv
+}
+
+// joinAgents connects the accounts first … last of team tm with random
+// behaviour until the test ends.
+func joinAgents(t *testing.T, srv *server.Server, tm config.Team, first, last int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	behaviour := random.ForTeam(int64(tm.Name[0]))
+	for i := first; i <= last; i++ {
+		user := tm.Prefix + tm.Name + strconv.Itoa(i)
+		wg.Go(func() {
+			_ = agent.Run(ctx, agent.Config{Addr: srv.Addr().String(), User: user, Password: tm.Password}, behaviour(i, user))
+		})
+	}
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
 }
 
 type scenarioAction = scenario.Action

@@ -8,6 +8,7 @@ export class ScoreChart {
     this.canvas = canvas;
     this.onSeek = onSeek;
     this.steps = 0;
+    this.stats = { points: 0, from: null, to: null, gaps: 0 }; // what the last draw plotted (tests)
     canvas.addEventListener('click', e => {
       if (!this.steps) return;
       const r = canvas.getBoundingClientRect();
@@ -37,22 +38,23 @@ export class ScoreChart {
     ctx.fillStyle = '#999';
     ctx.font = '10px system-ui, sans-serif';
     ctx.fillText(String(max), pad, 10);
+    // One line per team through every known step. Steps not known yet
+    // (frames coalesced in a fast match, scores still loading) are bridged:
+    // the line stays a line, never a row of dots.
     store.teams.forEach((_, t) => {
       ctx.beginPath();
-      let started = false, prev = null;
-      for (const s of steps) {
+      steps.forEach((s, i) => {
         const v = store.scores.get(s)[t];
-        // A gap (steps not loaded yet) breaks the line.
-        if (started && prev !== null && s !== prev + 1) started = false;
-        if (started) ctx.lineTo(x(s), y(v));
+        if (i) ctx.lineTo(x(s), y(v));
         else ctx.moveTo(x(s), y(v));
-        started = true;
-        prev = s;
-      }
+      });
+      if (steps.length === 1) ctx.lineTo(x(steps[0]) + 1, y(store.scores.get(steps[0])[t]));
       ctx.strokeStyle = teamStyle(t).colour;
       ctx.lineWidth = 1.5;
       ctx.stroke();
     });
+    const from = steps.length ? steps[0] : null, to = steps.length ? steps[steps.length - 1] : null;
+    this.stats = { points: steps.length, from, to, gaps: steps.length ? to - from + 1 - steps.length : 0 };
     if (current !== null) {
       ctx.beginPath();
       ctx.moveTo(Math.round(x(current)) + 0.5, 0);

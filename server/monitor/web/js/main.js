@@ -9,6 +9,8 @@ import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';
 import { AdminControls } from './admin.js';
+import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
+import { renderBanner } from './banner.js';
 
 const $ = id => document.getElementById(id);
 
@@ -25,6 +27,8 @@ const app = {
   shown: null, // the snapshot on screen
   state: 'connecting',
   dirty: true,
+  tournament: null, // TournamentFeed (live mode)
+  bannerClosed: null, // the simulation whose end banner was closed
 };
 
 const map = new MapView($('map'), {
@@ -64,6 +68,9 @@ function openLive(step) {
   $('t-live').hidden = false;
   app.admin = new AdminControls($('admin'), $('btn-admin'), redraw);
   app.admin.probe();
+  app.tournament = new TournamentFeed(redraw);
+  setInterval(tickCountdown, 500);
+  redraw();
   if (step !== null) {
     app.live = false;
     app.step = step;
@@ -125,7 +132,6 @@ function sizeText(n) {
 function setStore(store) {
   const sameSim = app.store && app.store.sim === store.sim;
   app.store = store;
-  $('sim-name').textContent = store.sim + (app.mode === 'replay' && store.problem ? ` (incomplete: ${store.problem})` : '');
   map.setStatic(store.static, store.teams, store.blockTypes);
   if (!sameSim) app.shown = null;
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
@@ -137,6 +143,7 @@ function setState(state) {
   const b = $('conn');
   b.textContent = state;
   b.className = `badge ${state}`;
+  redraw();
 }
 
 // ---- timeline ---------------------------------------------------------------
@@ -241,11 +248,63 @@ function setView(view) {
   redraw();
 }
 
+// ---- between the steps: waiting card and end banner -------------------------------
+
+// teamIndex is a team's colour index: its place in the shown simulation, else
+// in the awaited one.
+function teamIndex(team) {
+  const i = app.store ? app.store.teams.indexOf(team) : -1;
+  if (i >= 0) return i;
+  const next = app.tournament?.status?.next?.teams ?? [];
+  return Math.max(0, next.indexOf(team));
+}
+
+function renderWaitingCard() {
+  const box = $('waiting');
+  box.hidden = !(app.mode === 'live' && waitingShown(app.tournament));
+  if (!box.hidden) renderWaiting(box, app.tournament, teamIndex);
+}
+
+// tickCountdown keeps the countdown current without redrawing the map.
+function tickCountdown() {
+  if (!$('waiting').hidden && app.tournament?.status?.next?.startsAt) renderWaitingCard();
+}
+
+// ended tells whether the shown simulation is over.
+function ended(store) {
+  return store.finished || store.last >= store.static.steps - 1 || !!app.tournament?.ended(store.sim);
+}
+
+function renderBannerCard(store, shown) {
+  const box = $('banner');
+  const final = !!shown && shown.step === store.last && ended(store);
+  box.hidden = !final || app.bannerClosed === store.sim;
+  if (box.hidden) return;
+  renderBanner(box, shown, store.teams, app.tournament?.label(store.sim) ?? '', () => {
+    app.bannerClosed = store.sim;
+    redraw();
+  });
+}
+
+function renderTitle(store) {
+  const label = app.tournament?.label(store.sim) ?? '';
+  const name = $('sim-name');
+  const cut = app.mode === 'replay' && store.problem ? ` · incomplete: ${store.problem}` : '';
+  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut;
+  name.title = `simulation ${store.sim}`;
+}
+
 // ---- rendering --------------------------------------------------------------------
 
 function render() {
+  renderWaitingCard();
   const store = app.store;
-  if (!store) return;
+  document.body.classList.toggle('no-sim', !store);
+  if (!store) {
+    window.massim = { mode: app.mode, sim: null, waiting: !$('waiting').hidden, tournament: app.tournament?.status ?? null };
+    return;
+  }
+  renderTitle(store);
   if (app.step === null && store.last >= -1) app.step = store.last;
   const snap = app.step === null ? null : store.get(app.step);
   const gap = app.step === null ? null : store.gapAt(app.step);
@@ -261,6 +320,7 @@ function render() {
   }
   map.draw(shown, app.selected);
   renderPanel(app, shown);
+  renderBannerCard(store, shown);
   chart.draw(store, app.step);
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
     select(name);
@@ -277,6 +337,7 @@ function render() {
     sim: store.sim,
     step: app.step,
     last: store.last,
+    steps: store.static.steps,
     live: app.live,
     playing: app.playing,
     selected: app.selected,
@@ -286,8 +347,12 @@ function render() {
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,
+    chart: { ...chart.stats },
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
+    waiting: !$('waiting').hidden,
+    banner: !$('banner').hidden,
+    tournament: app.tournament?.status ?? null,
   };
 }
 

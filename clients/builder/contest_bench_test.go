@@ -1,0 +1,140 @@
+package builder
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/clients/random"
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/server"
+)
+
+var (
+	contestSim   = flag.Int("contest.sim", 1, "BenchmarkContest2022: the simulation (1-3)")
+	contestSeeds = flag.String("contest.seeds", "1", "BenchmarkContest2022: seeds, comma-separated")
+	contestSteps = flag.Int("contest.steps", 0, "BenchmarkContest2022: steps to play (0: all)")
+	contestLog   = flag.String("contest.log", "", "BenchmarkContest2022: write the builder's debug log (team A) to this file")
+	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout")
+	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
+)
+
+// contestParams is a simulation of the 2022 contest config with a seed.
+func contestParams(t testing.TB, sim int, seed int64) scenario.Params {
+	t.Helper()
+	cfg, err := config.Load(filepath.Join("..", "..", "config", "examples", "contest2022", "contest2022.json"))
+	require.NoError(t, err)
+	p, err := server.WorldParams(cfg, cfg.Match[sim-1], time.Now())
+	require.NoError(t, err)
+	p.Seed = seed
+	return p
+}
+
+// BenchmarkContest2022 plays simulations of the 2022 contest in-process,
+// the builder (team A) against random agents or another builder (team B),
+// and reports the mean score and what the builder's agents did:
+//
+//	go test ./clients/builder -run '^$' -bench Contest2022 -benchtime 1x -args -contest.sim 2 -contest.seeds 1,2
+func BenchmarkContest2022(b *testing.B) {
+	var seeds []int64
+	for _, s := range strings.Split(*contestSeeds, ",") {
+		var v int64
+		_, err := fmt.Sscan(s, &v)
+		require.NoError(b, err)
+		seeds = append(seeds, v)
+	}
+	total, games := int64(0), 0
+	for b.Loop() {
+		for _, seed := range seeds {
+			p := contestParams(b, *contestSim, seed)
+			if *contestSteps > 0 {
+				p.Steps = *contestSteps
+			}
+			cfg := Config{Seed: seed}
+			if *contestTrace != "" {
+				cfg.Trace, cfg.TraceOut = strings.Split(*contestTrace, ","), os.Stdout
+			}
+			if *contestLog != "" {
+				f, err := os.Create(*contestLog)
+				require.NoError(b, err)
+				defer f.Close()
+				cfg.Logger = zerolog.New(f).Level(zerolog.DebugLevel)
+			}
+			tm, err := New(cfg)
+			require.NoError(b, err)
+			opp := random.ForTeam(seed)
+			if *contestVs == "builder" {
+				other, err := New(Config{Seed: seed + 100})
+				require.NoError(b, err)
+				opp = other.Behaviour
+			}
+			s := newSimulation(b, p, teamsAB, []newBehaviour{tm.Behaviour, opp})
+			violations := map[string]int{}
+			norms := map[string]string{}
+			s.onPercept = func(name string, pc *protocol.StepPercept) {
+				for _, n := range pc.Norms {
+					if _, ok := norms[n.Name]; !ok && len(n.Requirements) > 0 {
+						r := n.Requirements[0]
+						norms[n.Name] = fmt.Sprintf("%s %s<=%d %d-%d p%d", r.Type, r.Name, r.Quantity, n.Start, n.Until, n.Punishment)
+					}
+				}
+				if strings.HasPrefix(name, "agentA") {
+					for _, v := range pc.Violations {
+						violations[v]++
+						if *contestTrace == "violations" {
+							fmt.Printf("step %d %s violates %s (%s) attached %d role %s\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role)
+						}
+					}
+				}
+			}
+			began := time.Now()
+			s.run(b)
+			total += s.score("A")
+			games++
+			b.Logf("sim %d seed %d: A %d, B %d in %v; violations %v", *contestSim, seed, s.score("A"), s.score("B"), time.Since(began).Round(time.Millisecond), violations)
+			b.Logf("  A actions: %s", s.summary("agentA"))
+			b.Logf("  A projects: %v", tm.squad.plan.stats)
+			b.Logf("  norms: %v", norms)
+		}
+	}
+	b.ReportMetric(float64(total)/float64(games), "points/sim")
+}
+
+// summary counts the team's actions by name and result.
+func (s *simulation) summary(prefix string) string {
+	counts := map[string]int{}
+	for _, name := range s.names {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		for i, a := range s.actions[name] {
+			res := "?"
+			if i < len(s.results[name]) {
+				res = s.results[name][i]
+			}
+			counts[a.Name+":"+res]++
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	keys = slices.DeleteFunc(keys, func(string) bool { return false })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, counts[k])
+	}
+	return strings.Join(parts, " ")
+}

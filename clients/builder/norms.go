@@ -1,0 +1,165 @@
+package builder
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/massim-go/massim/clients/game"
+	"github.com/massim-go/massim/clients/memory"
+)
+
+// Norms. An Adopt norm limits how many agents of a team may hold a role
+// (the percept announces it 40–50 steps before it starts); the planner
+// then gives enough members another role to want (worker and constructor
+// stand in for each other) so that the team is within the limit when the
+// norm starts. A Carry norm limits the things each agent holds: agents
+// drop what is over the limit before it starts and wait next to what they
+// dropped until it ends, then pick it up again (see mustWait).
+
+// adoptNorm returns the role norm announced or active in step, if any.
+func adoptNorm(norms []game.Norm, step int) (game.Norm, bool) {
+	for _, n := range norms {
+		if n.IsRole() && n.Role != "" && step <= n.Until {
+			return n, true
+		}
+	}
+	return game.Norm{}, false
+}
+
+// alternative is the role a member takes instead of a limited one.
+func alternative(role string) string {
+	if role == roleWorker {
+		return roleConstructor
+	}
+	return roleWorker
+}
+
+// switchMargin is how many members more than the limit requires change
+// roles.
+const switchMargin = 2
+
+// roles sets every member's wanted role for the norms of this step. The
+// choice of who changes is made afresh every step until the norm ends, so
+// that a member chosen while free is replaced by another when it gets a
+// task; a member on its way stays chosen among equals.
+func (pl *planner) roles(s *squad, norms []game.Norm) {
+	names := s.names()
+	n, limited := adoptNorm(norms, pl.step)
+	var holders []*member
+	for _, name := range names {
+		m := s.members[name]
+		if m.want == "" {
+			m.want = roleWorker
+		}
+		if !limited || n.Role == roleDefault {
+			// Without a limit on it, a member keeps a block-building
+			// role it has; a member without one becomes a worker.
+			if m.role == roleWorker || m.role == roleConstructor {
+				m.want = m.role
+			} else {
+				m.want = roleWorker
+			}
+			continue
+		}
+		switch {
+		case m.role == alternative(n.Role):
+			m.want = m.role // stays out of the limited role
+		case m.role == n.Role || n.Role == roleWorker:
+			// holds the role, or will (a member without a block-building
+			// role becomes a worker)
+			holders = append(holders, m)
+		default:
+			m.want = roleWorker
+		}
+	}
+	if !limited || n.Role == roleDefault {
+		return
+	}
+	// Two more than strictly needed: a trip to a role zone through a dense
+	// cave may take longer than the announcement leaves.
+	extra := len(holders) - n.Quantity
+	if extra > 0 {
+		extra += switchMargin
+	}
+	// Those whose work suffers least change: free members, then helpers,
+	// then submitters not yet building; a submitter already building at
+	// its spot stays. Among equals, those already on their way, then
+	// those nearest to a role zone, carrying nothing.
+	rank := func(m *member) int {
+		switch {
+		case m.job == nil || m.job.kind == jobExplore || m.job.kind == jobStock:
+			return 0
+		case m.job.kind == jobHelp:
+			return 1
+		case m.job.project != nil && !m.job.project.placed:
+			return 2
+		}
+		return 9
+	}
+	trip := func(m *member) int {
+		w := m.group.world
+		best := 1 << 20
+		for _, c := range w.RoleCells() {
+			best = min(best, w.Dist(c, m.gpos()))
+		}
+		if m.things > 0 {
+			best *= 2
+		}
+		return best
+	}
+	onTheWay := func(m *member) int {
+		if m.want == alternative(n.Role) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(holders, func(a, b *member) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(onTheWay(a), onTheWay(b)), cmp.Compare(trip(a), trip(b)))
+	})
+	for i, m := range holders {
+		if i < extra && rank(m) < 9 {
+			m.want = alternative(n.Role)
+		} else {
+			m.want = n.Role
+		}
+	}
+}
+
+// wantedRole is the role the team wants the agent in.
+func (b *brain) wantedRole() string {
+	want := roleWorker
+	b.team.squad.view(b, func(m *member, _ *memory.Map) {
+		if m.want != "" {
+			want = m.want
+		}
+	})
+	return want
+}
+
+// mustWait reports whether a Carry norm, now or within two steps, keeps
+// the agent from holding what its job needs: then it stays where it is
+// (next to what it dropped) until the norm ends.
+func (b *brain) mustWait() bool {
+	limit := b.carryLimit(2)
+	if limit >= 1<<20 {
+		return false
+	}
+	j, ok := b.myJob()
+	if !ok || j.kind == jobExplore {
+		return false
+	}
+	need := 1
+	if j.kind == jobSubmit {
+		b.team.squad.view(b, func(*member, *memory.Map) {
+			if p := j.project; p.placed {
+				need = 0
+				for _, sl := range p.slots {
+					if sl.attached {
+						need++
+					}
+				}
+			}
+		})
+	}
+	return limit < need
+}

@@ -1,0 +1,227 @@
+package protocol
+
+import "strconv"
+
+// decodeActionFast decodes the shape nearly every action frame has —
+// {"type":"action","content":{"id":7,"type":"move","p":["n"]}}, keys in
+// any order, any JSON whitespace, other keys with plain values — without
+// reflection or maps: the server decodes one action per agent and step.
+// It accepts only strings that need no unescaping (printable ASCII), JSON
+// integers, literals and, for "p", an array of such strings; anything else
+// (escapes, other bytes, nested values, duplicate keys, other message
+// types) makes ok false, and Decode takes the general path, which yields
+// the same Action for every frame accepted here (FuzzDecodeActionFast).
+func decodeActionFast(frame []byte) (a Action, ok bool) {
+	s := fastScanner{b: frame}
+	var typ []byte
+	var seenType, seenContent bool
+	members := s.object(func(key []byte) bool {
+		switch string(key) {
+		case "type":
+			return firstTime(&seenType, func() (ok bool) { typ, ok = s.plainString(); return ok })
+		case "content":
+			return firstTime(&seenContent, func() (ok bool) { a, ok = s.actionContent(); return ok })
+		default:
+			return s.skipPlainValue()
+		}
+	})
+	if !members || !s.end() || !seenContent || string(typ) != TypeAction {
+		return Action{}, false
+	}
+	return a, true
+}
+
+// actionContent reads the content object of an action.
+func (s *fastScanner) actionContent() (Action, bool) {
+	var id, typ []byte
+	var params []string
+	var seenID, seenType, seenParams bool
+	ok := s.object(func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			return firstTime(&seenID, func() (ok bool) {
+				if s.peek() == '"' {
+					id, ok = s.plainString()
+				} else {
+					id, ok = s.integer()
+				}
+				return ok
+			})
+		case "type":
+			return firstTime(&seenType, func() (ok bool) { typ, ok = s.plainString(); return ok })
+		case "p":
+			return firstTime(&seenParams, func() (ok bool) { params, ok = s.plainStringArray(); return ok })
+		default:
+			return s.skipPlainValue()
+		}
+	})
+	if !ok {
+		return Action{}, false
+	}
+	a := Action{ID: NoID, Type: UnknownActionType, Params: params}
+	if seenID {
+		if n, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+			a.ID = n
+		}
+	}
+	if seenType {
+		a.Type = string(typ)
+	}
+	if a.Params == nil {
+		a.Params = []string{}
+	}
+	return a, true
+}
+
+// firstTime reads a member's value unless its key came before: duplicate
+// keys are left to the general path.
+func firstTime(seen *bool, read func() bool) bool {
+	if *seen {
+		return false
+	}
+	*seen = true
+	return read()
+}
+
+// fastScanner reads the restricted JSON of decodeActionFast.
+type fastScanner struct {
+	b []byte
+	i int
+}
+
+func (s *fastScanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after whitespace, 0 at the end.
+func (s *fastScanner) peek() byte {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+func (s *fastScanner) eat(c byte) bool {
+	if s.peek() == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// end reports whether only whitespace is left.
+func (s *fastScanner) end() bool { return s.peek() == 0 && s.i == len(s.b) }
+
+// object reads {"key": value, ...}, calling member for each key with the
+// scanner before the value; member reads the value.
+func (s *fastScanner) object(member func(key []byte) bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	if s.eat('}') {
+		return true
+	}
+	for {
+		key, ok := s.plainString()
+		if !ok || !s.eat(':') || !member(key) {
+			return false
+		}
+		if s.eat('}') {
+			return true
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}
+
+// plainString reads a string literal whose bytes mean themselves (see
+// isPlainString) and returns its content.
+func (s *fastScanner) plainString() ([]byte, bool) {
+	if !s.eat('"') {
+		return nil, false
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return s.b[start : s.i-1], true
+		case c < 0x20 || c >= 0x80 || c == '\\':
+			return nil, false
+		}
+		s.i++
+	}
+	return nil, false
+}
+
+// integer reads a JSON integer: -?(0|[1-9][0-9]*), no fraction or exponent.
+func (s *fastScanner) integer() ([]byte, bool) {
+	s.ws()
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	digits := s.i
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+	}
+	switch {
+	case s.i == digits, s.b[digits] == '0' && s.i > digits+1:
+		return nil, false
+	case s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E'):
+		return nil, false
+	}
+	return s.b[start:s.i], true
+}
+
+// plainStringArray reads an array of plain strings.
+func (s *fastScanner) plainStringArray() ([]string, bool) {
+	if !s.eat('[') {
+		return nil, false
+	}
+	out := []string{}
+	if s.eat(']') {
+		return out, true
+	}
+	for {
+		v, ok := s.plainString()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, string(v))
+		if s.eat(']') {
+			return out, true
+		}
+		if !s.eat(',') {
+			return nil, false
+		}
+	}
+}
+
+// skipPlainValue skips a plain string, an integer, true, false or null.
+func (s *fastScanner) skipPlainValue() bool {
+	switch c := s.peek(); {
+	case c == '"':
+		_, ok := s.plainString()
+		return ok
+	case c == '-' || ('0' <= c && c <= '9'):
+		_, ok := s.integer()
+		return ok
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if len(s.b)-s.i >= len(lit) && string(s.b[s.i:s.i+len(lit)]) == lit {
+			s.i += len(lit)
+			return true
+		}
+	}
+	return false
+}

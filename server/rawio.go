@@ -1,0 +1,137 @@
+package server
+
+import (
+	"io"
+	"net"
+	"syscall"
+	"unsafe"
+)
+
+// The hot path of a session — one request-action out and one action in per
+// agent and step — reads and writes its socket with raw system calls on the
+// non-blocking descriptor. They never block (EAGAIN instead), so they need
+// not tell the Go scheduler they are in a system call; that also keeps the
+// scheduler's monitor thread from being woken at the start of every step
+// and polling every 20 µs while the step runs (a tenth of the server's CPU
+// before). When the socket has no data, the reader waits in the runtime's
+// network poller like any other.
+
+// rawConn returns the connection's descriptor access, nil when it has none
+// (then the session uses conn's ordinary methods).
+func rawConn(conn net.Conn) syscall.RawConn {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return rc
+}
+
+// nonBlockingWriter writes as much of a buffer as a socket takes at once.
+// Its function is made once per session, so a write allocates nothing.
+type nonBlockingWriter struct {
+	raw     syscall.RawConn
+	buf     []byte
+	written int
+	err     error
+	fn      func(fd uintptr) bool
+}
+
+func newNonBlockingWriter(raw syscall.RawConn) *nonBlockingWriter {
+	w := &nonBlockingWriter{raw: raw}
+	w.fn = func(fd uintptr) bool {
+		for w.written < len(w.buf) {
+			n, err := rawIO(syscall.SYS_WRITE, fd, w.buf[w.written:])
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return true
+			case err != nil:
+				w.err = err
+				return true
+			}
+			w.written += n
+		}
+		return true // never wait for the socket: the writer goroutine does
+	}
+	return w
+}
+
+// write returns how much of b went out.
+func (w *nonBlockingWriter) write(b []byte) (int, error) {
+	w.buf, w.written, w.err = b, 0, nil
+	err := w.raw.Write(w.fn)
+	if err == nil {
+		err = w.err
+	}
+	n := w.written
+	w.buf = nil
+	return n, err
+}
+
+// socketReader reads a connection with raw reads; when nothing is there it
+// waits in the network poller (and honours the read deadline).
+type socketReader struct {
+	raw syscall.RawConn
+	buf []byte
+	n   int
+	err error
+	fn  func(fd uintptr) bool
+}
+
+// newSocketReader reads conn, with raw reads when it is a socket.
+func newSocketReader(conn net.Conn) io.Reader {
+	rc := rawConn(conn)
+	if rc == nil {
+		return conn
+	}
+	r := &socketReader{raw: rc}
+	r.fn = func(fd uintptr) bool {
+		for {
+			n, err := rawIO(syscall.SYS_READ, fd, r.buf)
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return false // wait until readable
+			case err != nil:
+				r.err = err
+			case n == 0:
+				r.err = io.EOF
+			}
+			r.n = n
+			return true
+		}
+	}
+	return r
+}
+
+func (r *socketReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	r.buf, r.n, r.err = p, 0, nil
+	err := r.raw.Read(r.fn)
+	r.buf = nil
+	if err != nil {
+		return 0, err
+	}
+	return r.n, r.err
+}
+
+// rawIO is read(2) or write(2) of b on fd without entering the scheduler's
+// system call state: only for non-blocking descriptors.
+func rawIO(call uintptr, fd uintptr, b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
+}

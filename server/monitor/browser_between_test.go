@@ -84,4 +84,3 @@ func TestBrowser_WaitingForAgentsThenTheEndBannerAndTheNextSimulation(t *testing
 	assertDisplayed(t, page, map[string]bool{"#banner": false})
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
-

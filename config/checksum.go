@@ -33,7 +33,7 @@ func (c *Config) Checksum() (string, error) {
 			seen = append(seen, p)
 			data, err := c.ReadFile(p)
 			if err != nil {
-				return "", fmt.Errorf("config checksum: match[%d]: %w", i, err)
+				return "", fmt.Errorf("config: checksum: match[%d]: %w", i, err)
 			}
 			writeString(h, p)
 			writeString(h, string(data))

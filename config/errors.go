@@ -13,7 +13,10 @@ type FieldError struct {
 	Err    error // underlying cause, if any (e.g. a failed file read)
 }
 
-func (e *FieldError) Error() string {
+func (e *FieldError) Error() string { return "config: " + e.text() }
+
+// text is the message without the package prefix (warnings use it).
+func (e *FieldError) text() string {
 	msg := e.File + ": "
 	if e.Path != "" {
 		msg += e.Path + ": "
@@ -37,5 +40,5 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	return fmt.Sprintf("config: %s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 }

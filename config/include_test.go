@@ -147,7 +147,7 @@ func TestIncludeErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := expandFS(t, tt.files, "conf.json")
-			assert.EqualError(t, err, tt.want)
+			assert.EqualError(t, err, configErr(tt.want))
 		})
 	}
 }
@@ -172,7 +172,7 @@ func TestLoadMissingIncludeFromDisk(t *testing.T) {
 	root := filepath.Join(dir, "conf.json")
 	_, err := Load(root)
 	require.ErrorIs(t, err, fs.ErrNotExist)
-	assert.EqualError(t, err, root+`: match[0]: include "$(/sim/nope.json)": cannot read `+
+	assert.EqualError(t, err, "config: "+root+`: match[0]: include "$(/sim/nope.json)": cannot read `+
 		filepath.Join(dir, "sim", "nope.json")+": no such file or directory")
 }
 
@@ -189,7 +189,7 @@ func TestLoadCycleOnDiskThroughDifferentSpellings(t *testing.T) {
 func TestLoadMissingRootFile(t *testing.T) {
 	_, err := Load(filepath.Join("testdata", "nope.json"))
 	require.ErrorIs(t, err, fs.ErrNotExist)
-	assert.EqualError(t, err, filepath.Join("testdata", "nope.json")+": cannot read config: no such file or directory")
+	assert.EqualError(t, err, "config: "+filepath.Join("testdata", "nope.json")+": cannot read config: no such file or directory")
 }
 
 func TestParseResolvesIncludesAgainstTheWorkingDirectory(t *testing.T) {
@@ -202,5 +202,5 @@ func TestParseResolvesIncludesAgainstTheWorkingDirectory(t *testing.T) {
 	assert.Equal(t, "worker", cfg.Match[0].Roles[1].Name) // sim.json's own include, relative to its folder
 
 	_, err = Parse("-confString", []byte(`{"match": x}`))
-	assert.EqualError(t, err, "-confString:1:11: invalid character 'x' looking for beginning of value")
+	assert.EqualError(t, err, "config: -confString:1:11: invalid character 'x' looking for beginning of value")
 }

@@ -41,7 +41,7 @@ var launchClock = regexp.MustCompile(`^(\d{1,2}):(\d{2})$`)
 func ParseLaunch(s string, now time.Time) (LaunchSpec, error) {
 	spec, problem := parseLaunch(s, now)
 	if problem != "" {
-		return LaunchSpec{}, fmt.Errorf("launch %q: %s", s, problem)
+		return LaunchSpec{}, fmt.Errorf("config: launch %q: %s", s, problem)
 	}
 	if spec.Note != "" {
 		spec.Note = fmt.Sprintf("launch %q: %s", s, spec.Note)

@@ -47,6 +47,6 @@ func TestParseLaunchErrors(t *testing.T) {
 		"12:5":  `launch "12:5": must be "key", "<N>s" (e.g. "60s") or "HH:mm"`,
 	} {
 		_, err := ParseLaunch(in, now)
-		assert.EqualError(t, err, want)
+		assert.EqualError(t, err, "config: "+want)
 	}
 }

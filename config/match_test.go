@@ -179,6 +179,6 @@ func TestGridFileAndSetupTryWorkingDirectoryThenConfigDirectory(t *testing.T) {
 	files["sim/sim.json"] = replaceOnce(t, files["sim/sim.json"], `setup/only-here.txt`, `setup/missing.txt`)
 	writeTree(t, dir, files)
 	_, err = Load(filepath.Join(dir, "conf.json"))
-	assert.EqualError(t, err, filepath.Join(dir, "sim", "sim.json")+": match[0].setup: file not found (tried setup/missing.txt, "+
+	assert.EqualError(t, err, "config: "+filepath.Join(dir, "sim", "sim.json")+": match[0].setup: file not found (tried setup/missing.txt, "+
 		filepath.Join(dir, "setup", "missing.txt")+")")
 }

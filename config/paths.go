@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,8 +82,15 @@ func (c *Config) ResolvePath(p string) string {
 // ReadFile reads a resolved path (Grid.File, Match.Setup) from where the
 // config was loaded: the OS, or the fs.FS given to LoadFS.
 func (c *Config) ReadFile(p string) ([]byte, error) {
+	var data []byte
+	var err error
 	if c.res.src != nil {
-		return c.res.src.readFile(p)
+		data, err = c.res.src.readFile(p)
+	} else {
+		data, err = os.ReadFile(p)
 	}
-	return os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return data, nil
 }

@@ -21,7 +21,7 @@ func (r *report) fail(file, path, format string, args ...any) {
 // warn records a warning in the same "file: path: text" form as errors.
 func (r *report) warn(file, path, format string, args ...any) {
 	w := &FieldError{File: file, Path: path, Reason: fmt.Sprintf(format, args...)}
-	r.warnings = append(r.warnings, w.Error())
+	r.warnings = append(r.warnings, w.text())
 }
 
 // mark returns a token to ask later whether errors were recorded since.
@@ -100,6 +100,6 @@ func (o *object) finish() {
 			reason = "unknown key (did you mean " + near + "?)"
 		}
 		u := &FieldError{File: m.value.file, Path: keyPath(o.path, m.key), Reason: reason}
-		o.r.unknown = append(o.r.unknown, u.Error())
+		o.r.unknown = append(o.r.unknown, u.text())
 	}
 }

@@ -63,14 +63,14 @@ func TestAccountClashes(t *testing.T) {
 				assert.NoError(t, err)
 				return
 			}
-			assert.EqualError(t, err, tt.want)
+			assert.EqualError(t, err, configErr(tt.want))
 		})
 	}
 	// With 20 agents, "A" owns agentA11 … agentA19, which team "A1" also produces.
 	_, err := loadEdited(t,
 		edit{"sim/sim.json", `{"standard": 4}`, `{"standard": 20}`},
 		edit{"conf.json", baseTeams, `"A": {"prefix": "agent", "password": "1"}, "A1": {"prefix": "agent", "password": "2"}`})
-	assert.EqualError(t, err, `conf.json: teams.A1: account "agentA11" is also an account of team "A"`)
+	assert.EqualError(t, err, `config: conf.json: teams.A1: account "agentA11" is also an account of team "A"`)
 }
 
 func TestAccountClashRule(t *testing.T) {
@@ -133,7 +133,7 @@ func TestManualMode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadEdited(t, manual, teams, withEntries(tt.entries))
-			assert.EqualError(t, err, tt.want)
+			assert.EqualError(t, err, configErr(tt.want))
 		})
 	}
 
@@ -142,11 +142,11 @@ func TestManualMode(t *testing.T) {
 	assert.Equal(t, [][]string{{"C", "A"}, {"B", "C"}}, cfg.ManualMode)
 
 	_, err = loadEdited(t, manual)
-	assert.EqualError(t, err, `conf.json: manual-mode: is required when tournamentMode is "manual"`)
+	assert.EqualError(t, err, `config: conf.json: manual-mode: is required when tournamentMode is "manual"`)
 
 	// Manual mode does not need teamsPerMatch <= number of teams: its entries decide.
 	_, err = loadEdited(t, manual, edit{"conf.json", `"teamsPerMatch": 2`, `"teamsPerMatch": 3`}, withEntries(`[["A", "B"]]`))
-	assert.EqualError(t, err, `conf.json: manual-mode[0]: must name exactly 3 teams (teamsPerMatch), not 2`)
+	assert.EqualError(t, err, `config: conf.json: manual-mode[0]: must name exactly 3 teams (teamsPerMatch), not 2`)
 }
 
 func TestManualModeIgnoredInOtherModes(t *testing.T) {

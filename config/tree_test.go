@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,7 +52,13 @@ func TestDecodeTreeSyntaxErrorsHaveLineAndColumn(t *testing.T) {
 			_, err := decodeTree("f.json", []byte(tt.text))
 			var se *SyntaxError
 			require.ErrorAs(t, err, &se)
-			assert.EqualError(t, err, tt.want)
+			assert.EqualError(t, err, configErr(tt.want))
 		})
 	}
+}
+
+// configErr is an expected error text with the package prefix on every line
+// (joined errors print one per line).
+func configErr(want string) string {
+	return "config: " + strings.ReplaceAll(want, "\n", "\nconfig: ")
 }

@@ -201,7 +201,7 @@ func TestValidationErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, err := loadEdited(t, tt.edit)
 			assert.Nil(t, cfg)
-			assert.EqualError(t, err, tt.want)
+			assert.EqualError(t, err, configErr(tt.want))
 		})
 	}
 }
@@ -213,9 +213,9 @@ func TestValidationCollectsEveryError(t *testing.T) {
 		edit{"conf.json", `"port": 12300`, `"port": -1`},
 	)
 	require.Error(t, err)
-	assert.Equal(t, "conf.json: server.port: must be between 0 and 65535\n"+
-		"sim/roles.json: match[0].roles[1].speed: must not be empty\n"+
-		"sim/sim.json: match[0].grid.width: must be > 0", err.Error())
+	assert.Equal(t, "config: conf.json: server.port: must be between 0 and 65535\n"+
+		"config: sim/roles.json: match[0].roles[1].speed: must not be empty\n"+
+		"config: sim/sim.json: match[0].grid.width: must be > 0", err.Error())
 	var fe *FieldError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, FieldError{File: "conf.json", Path: "server.port", Reason: "must be between 0 and 65535"}, *fe)
@@ -223,9 +223,9 @@ func TestValidationCollectsEveryError(t *testing.T) {
 
 func TestRootMustBeAnObject(t *testing.T) {
 	_, err := Parse("inline", []byte(`[1, 2]`))
-	assert.EqualError(t, err, "inline: the configuration must be a JSON object, not an array")
+	assert.EqualError(t, err, "config: inline: the configuration must be a JSON object, not an array")
 	_, err = Parse("", []byte(`{}`))
-	assert.EqualError(t, err, "<inline config>: match: is required\n<inline config>: teams: is required")
+	assert.EqualError(t, err, "config: <inline config>: match: is required\nconfig: <inline config>: teams: is required")
 	var fe *FieldError
 	assert.True(t, errors.As(err, &fe))
 }

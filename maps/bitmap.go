@@ -48,12 +48,21 @@ const maxFileBytes = 4*maxCells + 1<<20
 // or top-down, BI_RGB or BI_BITFIELDS; 1/4/8-bit palettes too) or PNG, told
 // apart by their magic bytes.
 func DecodeBitmap(r io.Reader) (*Bitmap, error) {
+	b, err := decodeBitmap(r)
+	if err != nil {
+		return nil, fmt.Errorf("maps: %w", err)
+	}
+	return b, nil
+}
+
+// decodeBitmap is DecodeBitmap with errors not yet naming the package.
+func decodeBitmap(r io.Reader) (*Bitmap, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read: %w", err)
+		return nil, fmt.Errorf("read bitmap: %w", err)
 	}
 	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("file larger than %d bytes", maxFileBytes)
+		return nil, fmt.Errorf("bitmap larger than %d bytes", maxFileBytes)
 	}
 	switch {
 	case bytes.HasPrefix(data, []byte("BM")):
@@ -71,9 +80,9 @@ func LoadBitmap(path string) (*Bitmap, error) {
 		return nil, fmt.Errorf("maps: bitmap: %w", err) // *PathError names the file
 	}
 	defer f.Close()
-	b, err := DecodeBitmap(f)
+	b, err := decodeBitmap(f)
 	if err != nil {
-		return nil, fmt.Errorf("maps: bitmap %s: %w", path, err)
+		return nil, fmt.Errorf("maps: %s: %w", path, err)
 	}
 	return b, nil
 }

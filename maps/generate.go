@@ -12,7 +12,7 @@ func Generate(w, h int, instructions []Instruction, rng Rand) ([]bool, error) {
 		return nil, fmt.Errorf("maps: generate: grid %d×%d out of range (1 ≤ W, H; W·H ≤ %d)", w, h, maxCells)
 	}
 	for i, in := range instructions {
-		if err := in.Validate(); err != nil {
+		if err := in.validate(); err != nil {
 			return nil, fmt.Errorf("maps: instructions[%d]: %w", i, err)
 		}
 	}

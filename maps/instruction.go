@@ -45,6 +45,14 @@ func (in Instruction) Known() bool {
 // must be whole numbers: JSON gives us float64, and 2.5 rounds are a typo,
 // not a request.
 func (in Instruction) Validate() error {
+	if err := in.validate(); err != nil {
+		return fmt.Errorf("maps: %w", err)
+	}
+	return nil
+}
+
+// validate is Validate with errors not yet naming the package.
+func (in Instruction) validate() error {
 	switch in.Name {
 	case InstrLineBorder, InstrRaggedBorder:
 		if err := in.wantArgs("width"); err != nil {

@@ -29,7 +29,7 @@ func LoadShipped(name string) (*Bitmap, error) {
 		return nil, fmt.Errorf("maps: shipped map: %w", err)
 	}
 	defer f.Close()
-	b, err := DecodeBitmap(f)
+	b, err := decodeBitmap(f)
 	if err != nil {
 		return nil, fmt.Errorf("maps: shipped map %s: %w", name, err)
 	}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -43,7 +44,10 @@ func decodeGeneral(frame []byte) (Message, error) {
 	}
 	msg, err := decodeContent(typ, content)
 	if err != nil {
-		return nil, fmt.Errorf("decode %q message: %w", typ, err)
+		if errors.Is(err, ErrUnknownType) {
+			return nil, err // names the type already
+		}
+		return nil, fmt.Errorf("%w (%q message)", err, typ)
 	}
 	return msg, nil
 }

@@ -40,6 +40,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := Decode([]byte(tt.frame))
 			assert.ErrorIs(t, err, tt.want)
+			assert.Regexp(t, `^protocol: [^:]`, err.Error(), "one package prefix")
 			assert.Nil(t, m)
 		})
 	}

@@ -63,7 +63,7 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 	case Bye, *Bye:
 		return appendEmpty(dst, TypeBye), nil
 	}
-	return dst, fmt.Errorf("marshal %T: %w", m, ErrUnknownType)
+	return dst, fmt.Errorf("%w: cannot marshal %T", ErrUnknownType, m)
 }
 
 // appendEnvelopeStart writes everything before the content object.
@@ -129,7 +129,7 @@ func appendSimStart(dst []byte, m *SimStart) ([]byte, error) {
 		}
 		var err error
 		if dst, err = appendRole(dst, &p.Roles[i]); err != nil {
-			return orig, fmt.Errorf("marshal sim-start: role %q: %w", p.Roles[i].Name, err)
+			return orig, fmt.Errorf("%w: sim-start: role %q: %w", ErrMalformed, p.Roles[i].Name, err)
 		}
 	}
 	return append(dst, "]}}}"...), nil

@@ -157,8 +157,9 @@ func TestMarshalFloats(t *testing.T) {
 }
 
 func TestMarshalErrors(t *testing.T) {
-	_, err := Marshal(SimStart{Percept: InitialPercept{Roles: []RoleInfo{{Clear: ClearInfo{Chance: math.NaN()}}}}})
+	_, err := Marshal(SimStart{Percept: InitialPercept{Roles: []RoleInfo{{Name: "r", Clear: ClearInfo{Chance: math.NaN()}}}}})
 	assert.ErrorIs(t, err, ErrMalformed)
+	assert.EqualError(t, err, `protocol: malformed message: sim-start: role "r": clear chance: NaN is not representable in JSON`)
 	_, err = Marshal(nil)
 	assert.ErrorIs(t, err, ErrUnknownType)
 	_, err = Marshal((*RequestAction)(nil))

@@ -7,8 +7,8 @@ import "errors"
 var (
 	// ErrMalformed: the frame is not a well-formed message (not JSON, not an
 	// object, no "type" string, no "content" object, or content of the wrong shape).
-	ErrMalformed = errors.New("malformed message")
+	ErrMalformed = errors.New("protocol: malformed message")
 	// ErrUnknownType: the "type" key names no message of the catalogue
 	// (Decode), or a value is not one of the message types (Marshal).
-	ErrUnknownType = errors.New("unknown message type")
+	ErrUnknownType = errors.New("protocol: unknown message type")
 )

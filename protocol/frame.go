@@ -25,7 +25,7 @@ type FrameTooLargeError struct {
 }
 
 func (e *FrameTooLargeError) Error() string {
-	return fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes; discarded", e.Size, e.Limit)
+	return fmt.Sprintf("protocol: frame of %d bytes exceeds the limit of %d bytes; discarded", e.Size, e.Limit)
 }
 
 // FrameReader splits a byte stream into frames: message bodies terminated by
@@ -73,7 +73,7 @@ func (fr *FrameReader) Next() ([]byte, error) {
 			if errors.Is(fr.err, io.EOF) {
 				return nil, io.EOF
 			}
-			return nil, fmt.Errorf("read frame: %w", fr.err)
+			return nil, fmt.Errorf("protocol: read frame: %w", fr.err)
 		}
 		fr.fill()
 	}
@@ -147,7 +147,7 @@ func WriteFrame(w io.Writer, body []byte) error {
 	buf := make([]byte, len(body)+1)
 	copy(buf, body)
 	if _, err := w.Write(buf); err != nil {
-		return fmt.Errorf("write frame: %w", err)
+		return fmt.Errorf("protocol: write frame: %w", err)
 	}
 	return nil
 }

@@ -21,11 +21,11 @@ func NewFrameWriter(w io.Writer) *FrameWriter { return &FrameWriter{w: w} }
 func (fw *FrameWriter) WriteMessage(m Message) error {
 	buf, err := AppendMessage(fw.buf[:0], m)
 	if err != nil {
-		return fmt.Errorf("write frame: %w", err)
+		return err // names the package and the message already
 	}
 	fw.buf = append(buf, 0)
 	if _, err := fw.w.Write(fw.buf); err != nil {
-		return fmt.Errorf("write %s frame: %w", m.MessageType(), err)
+		return fmt.Errorf("protocol: write %s frame: %w", m.MessageType(), err)
 	}
 	return nil
 }

@@ -78,7 +78,7 @@ func appendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
 // NaN and infinities have no JSON form.
 func appendFloat(dst []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return dst, fmt.Errorf("%w: %v is not representable in JSON", ErrMalformed, f)
+		return dst, fmt.Errorf("%v is not representable in JSON", f)
 	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {

@@ -15,7 +15,7 @@ import (
 )
 
 // ErrNoStep is returned for a step the replay does not hold.
-var ErrNoStep = errors.New("step not in replay")
+var ErrNoStep = errors.New("replays: step not in replay")
 
 // Replay is one simulation's replay folder, opened for random access. It
 // reads files on demand, so opening even a long replay is cheap.
@@ -30,15 +30,15 @@ type Replay struct {
 func Open(dir string) (*Replay, error) {
 	data, err := os.ReadFile(filepath.Join(dir, StaticFile))
 	if err != nil {
-		return nil, fmt.Errorf("open replay: %w", err)
+		return nil, fmt.Errorf("replays: open replay: %w", err)
 	}
-	static, err := ParseStatic(data)
+	static, err := parseStatic(data)
 	if err != nil {
-		return nil, fmt.Errorf("open replay %s: %w", dir, err)
+		return nil, fmt.Errorf("replays: open replay %s: %w", dir, err)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open replay: %w", err)
+		return nil, fmt.Errorf("replays: open replay: %w", err)
 	}
 	r := &Replay{Dir: dir, Static: static}
 	for _, e := range entries {
@@ -75,11 +75,11 @@ func (r *Replay) HasGroup(g int) bool {
 // GroupBytes returns a group file as stored.
 func (r *Replay) GroupBytes(g int) ([]byte, error) {
 	if !r.HasGroup(g) {
-		return nil, fmt.Errorf("replay %s: group %d: %w", r.Dir, g, ErrNoStep)
+		return nil, fmt.Errorf("%w: %s, group %d", ErrNoStep, r.Dir, g)
 	}
 	data, err := os.ReadFile(filepath.Join(r.Dir, GroupFile(g)))
 	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
+		return nil, fmt.Errorf("replays: %w", err)
 	}
 	return data, nil
 }
@@ -96,13 +96,13 @@ func (r *Replay) Group(g int) (map[int]json.RawMessage, error) {
 func parseGroup(data []byte, name string) (map[int]json.RawMessage, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("replay %s: %w", name, err)
+		return nil, fmt.Errorf("replays: %s: %w", name, err)
 	}
 	out := make(map[int]json.RawMessage, len(raw))
 	for k, v := range raw {
 		step, err := strconv.Atoi(k)
 		if err != nil {
-			return nil, fmt.Errorf("replay %s: key %q is not a step", name, k)
+			return nil, fmt.Errorf("replays: %s: key %q is not a step", name, k)
 		}
 		out[step] = v
 	}
@@ -117,11 +117,11 @@ func (r *Replay) Snapshot(step int) (*scenario.Snapshot, error) {
 	}
 	raw, ok := group[step]
 	if !ok {
-		return nil, fmt.Errorf("replay %s: step %d: %w", r.Dir, step, ErrNoStep)
+		return nil, fmt.Errorf("%w: %s, step %d", ErrNoStep, r.Dir, step)
 	}
 	var s scenario.Snapshot
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("replay %s: step %d: %w", r.Dir, step, err)
+		return nil, fmt.Errorf("replays: %s: step %d: %w", r.Dir, step, err)
 	}
 	return &s, nil
 }
@@ -177,7 +177,7 @@ func (r *Replay) Scores() ([]StepScores, error) {
 			Scores []scenario.TeamScore `json:"scores"`
 		}
 		if err := json.Unmarshal(data, &raw); err != nil {
-			return nil, fmt.Errorf("replay %s: group %d: %w", r.Dir, g, err)
+			return nil, fmt.Errorf("replays: %s: group %d: %w", r.Dir, g, err)
 		}
 		for s := g - 1; s < g+GroupSize && s <= last; s++ {
 			e, ok := raw[strconv.Itoa(s)]
@@ -207,6 +207,15 @@ func (r *Replay) order(scores []scenario.TeamScore) []int64 {
 // teams in the order of the file (the official server writes them in match
 // order too, though as a JSON object).
 func ParseStatic(data []byte) (scenario.Static, error) {
+	s, err := parseStatic(data)
+	if err != nil {
+		return s, fmt.Errorf("replays: %w", err)
+	}
+	return s, nil
+}
+
+// parseStatic is ParseStatic with errors not yet naming the package.
+func parseStatic(data []byte) (scenario.Static, error) {
 	var doc struct {
 		Sim  string `json:"sim"`
 		Grid *struct {
@@ -272,7 +281,7 @@ func Find(root string) ([]Entry, error) {
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, fmt.Errorf("find replays: %w", err)
+		return nil, fmt.Errorf("replays: find: %w", err)
 	}
 	var out []Entry
 	for _, e := range entries {
@@ -284,7 +293,7 @@ func Find(root string) ([]Entry, error) {
 		if err != nil {
 			continue
 		}
-		st, err := ParseStatic(data)
+		st, err := parseStatic(data)
 		if err != nil {
 			continue
 		}

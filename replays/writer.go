@@ -175,7 +175,7 @@ func (w *Writer) startSim(j job) {
 func (w *Writer) addStep(snap *scenario.Snapshot) {
 	sim := w.cur
 	if sim == nil {
-		w.record(errors.New("replay: snapshot of step " + strconv.Itoa(snap.Step) + " outside a simulation"))
+		w.record(errors.New("snapshot of step " + strconv.Itoa(snap.Step) + " outside a simulation"))
 		return
 	}
 	g := GroupOf(snap.Step)
@@ -246,7 +246,7 @@ func (w *Writer) record(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.errs) < maxErrors {
-		w.errs = append(w.errs, err)
+		w.errs = append(w.errs, fmt.Errorf("replays: %w", err))
 	}
 }
 

@@ -68,7 +68,7 @@ func (w SetupWarning) String() string {
 // Java server. Every other line becomes a command; a line that is no usable
 // command becomes a SetupSkip command with the reason, so that the world
 // reports it like the lines it cannot apply. The error joins those reasons
-// ("name:line: reason"), for callers that refuse any bad line; the
+// ("scenario: setup name:line: reason"), for callers that refuse any bad line; the
 // commands are complete either way. Whether coordinates, agents and block
 // types exist is only known when a world applies the commands.
 func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
@@ -84,7 +84,7 @@ func ParseSetup(name string, text []byte) ([]SetupCommand, error) {
 		}
 		cmd, err := parseSetupLine(strings.Split(line, " "))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %w", name, i+1, err))
+			errs = append(errs, fmt.Errorf("scenario: setup %s:%d: %w", name, i+1, err))
 			cmd = SetupCommand{Op: SetupSkip, Reason: err.Error()}
 		}
 		cmd.File, cmd.Line = name, i+1

@@ -69,6 +69,15 @@ const (
 // New builds the world of a simulation in the order of docs/rules.md, "Setting up a simulation".
 // After New the world is at step -1 (before the first preparation).
 func New(p Params, teams []Team) (*World, error) {
+	w, err := build(p, teams)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	return w, nil
+}
+
+// build is New with errors not yet naming the package.
+func build(p Params, teams []Team) (*World, error) {
 	if err := checkParams(p, teams); err != nil {
 		return nil, err
 	}
@@ -160,7 +169,7 @@ func checkParams(p Params, teams []Team) error {
 		errs = append(errs, fmt.Errorf("clusterBounds [%d,%d]: min must be >= 1", p.ClusterBounds.Min, p.ClusterBounds.Max))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("scenario parameters: %w", err)
+		return fmt.Errorf("parameters: %w", err)
 	}
 	return nil
 }

@@ -14,10 +14,10 @@ import (
 
 // Errors of the controls.
 var (
-	ErrNotPaused = errors.New("the tournament is not paused")
-	ErrStopping  = errors.New("the tournament is stopping")
-	ErrFinished  = errors.New("the tournament is over")
-	ErrLaunched  = errors.New("the tournament has already started")
+	ErrNotPaused = errors.New("server: the tournament is not paused")
+	ErrStopping  = errors.New("server: the tournament is stopping")
+	ErrFinished  = errors.New("server: the tournament is over")
+	ErrLaunched  = errors.New("server: the tournament has already started")
 )
 
 // Tournament phases in TournamentStatus.
@@ -250,7 +250,7 @@ func (c *Control) beforeStep(ctx context.Context) error {
 		case <-changed:
 		case <-ctx.Done():
 			c.update(func(v *TournamentStatus) { v.Holding = false })
-			return fmt.Errorf("paused: %w", ErrInterrupted)
+			return fmt.Errorf("%w while paused", ErrInterrupted)
 		}
 	}
 }

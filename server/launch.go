@@ -74,7 +74,7 @@ func launchWhen[T any](ctx context.Context, s *Server, ch <-chan T) error {
 	case <-s.ctrl.stopped():
 		return errStoppedBeforeLaunch
 	case <-ctx.Done():
-		return fmt.Errorf("waiting for launch: %w", ErrInterrupted)
+		return fmt.Errorf("%w while waiting for the launch", ErrInterrupted)
 	}
 }
 
@@ -109,7 +109,7 @@ func (s *Server) waitForAgents(ctx context.Context) error {
 		case <-s.ctrl.stopped():
 			return errStoppedBeforeLaunch
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for agents: %w", ErrInterrupted)
+			return fmt.Errorf("%w while waiting for agents", ErrInterrupted)
 		}
 	}
 }

@@ -86,6 +86,12 @@ func (r SimRecord) Teams() []string {
 // ReadManifest reads the manifest of a tournament directory (or a manifest
 // file given directly). A missing file is reported with fs.ErrNotExist.
 func ReadManifest(path string) (*Manifest, error) {
+	m, err := loadManifest(path)
+	return m, withPackage(err)
+}
+
+// loadManifest is ReadManifest with errors not yet naming the package.
+func loadManifest(path string) (*Manifest, error) {
 	var m Manifest
 	if err := readFolderFile(path, ManifestFile, "tournament manifest", &m); err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (s *Server) openTournament() (*plan, error) {
 	}
 	var old *Manifest
 	if dir != "" {
-		old, err = ReadManifest(filepath.Join(dir, ManifestFile))
+		old, err = loadManifest(filepath.Join(dir, ManifestFile))
 		if errors.Is(err, fs.ErrNotExist) {
 			old, err = nil, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,7 +138,7 @@ func (s *Server) Open() error {
 		lock, err := lockFolder(dir)
 		if err != nil {
 			s.Close()
-			return err
+			return withPackage(err)
 		}
 		s.lock = lock
 		if lock.previous.PID != 0 {
@@ -176,7 +177,7 @@ func (s *Server) Listen() error {
 	lc := net.ListenConfig{}
 	l, err := lc.Listen(context.Background(), "tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listen for agents on %s: %w", addr, err)
+		return fmt.Errorf("server: listen for agents on %s: %w", addr, err)
 	}
 	s.listener = l
 	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Msg("listening for agents")
@@ -204,7 +205,7 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	defer s.Close()
 	p, err := s.openTournament()
 	if err != nil {
-		return Summary{}, err
+		return Summary{}, withPackage(err)
 	}
 	s.startConsole()
 	summary, finished, err := s.runPlan(ctx, p)
@@ -221,7 +222,7 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	summary.Finished = finished
 	summary.Standings = p.record.standings()
 	if err != nil {
-		return summary, err
+		return summary, withPackage(err)
 	}
 	s.sayBye()
 	return summary, nil
@@ -239,7 +240,7 @@ func (s *Server) Connected() int {
 }
 
 // ErrInterrupted marks a tournament cut short by a signal or cancellation.
-var ErrInterrupted = errors.New("tournament interrupted")
+var ErrInterrupted = errors.New("server: tournament interrupted")
 
 func (s *Server) now() time.Time {
 	if s.opts.Now != nil {
@@ -308,4 +309,14 @@ func (s *Server) untrack(c net.Conn) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
 	delete(s.conns, c)
+}
+
+// withPackage makes an error leaving the package name it ("server: …"),
+// unless its text already starts so (the sentinels, and errors that wrap
+// them first).
+func withPackage(err error) error {
+	if err == nil || strings.HasPrefix(err.Error(), "server: ") {
+		return err
+	}
+	return fmt.Errorf("server: %w", err)
 }

@@ -30,7 +30,7 @@ type simulation struct {
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]
 	start := s.simulationStart()
-	params, err := WorldParams(s.cfg, entry, start)
+	params, err := worldParams(s.cfg, entry, start)
 	if err != nil {
 		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: %w", index, err)
 	}
@@ -106,10 +106,10 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 func (sim *simulation) step(ctx context.Context) error {
 	w := sim.world
 	if ctx.Err() != nil { // awaitActions does not look when nobody is connected
-		return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step()+1, ErrInterrupted)
+		return fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, w.Step()+1)
 	}
 	if err := sim.srv.ctrl.beforeStep(ctx); err != nil { // pause and single steps act here
-		return fmt.Errorf("simulation %s: %w", sim.info.Name, err)
+		return fmt.Errorf("%w (simulation %s)", err, sim.info.Name)
 	}
 	began := time.Now()
 	if err := w.Prepare(); err != nil {
@@ -151,7 +151,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	}
 	if pace := sim.srv.opts.MinStepDuration; pace > 0 {
 		if err := sleepCtx(ctx, pace-time.Since(began)); err != nil {
-			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, w.Step(), ErrInterrupted)
+			return fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, w.Step())
 		}
 	}
 	return nil
@@ -181,7 +181,7 @@ func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Durat
 			return nil
 		case <-ctx.Done():
 			gate.close()
-			return fmt.Errorf("simulation %s step %d: %w", sim.info.Name, sim.world.Step(), ErrInterrupted)
+			return fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, sim.world.Step())
 		}
 	}
 }

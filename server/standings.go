@@ -126,7 +126,7 @@ func WriteStandingsTable(w io.Writer, rows []Standing) error {
 		b.WriteString("\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("print standings: %w", err)
+		return fmt.Errorf("server: print standings: %w", err)
 	}
 	return nil
 }
@@ -154,7 +154,7 @@ func NewStandingsFile(teams []string, sims []SimRecord, now time.Time) Standings
 
 // WriteStandingsFile writes the standings atomically to path.
 func WriteStandingsFile(path string, f StandingsFile) error {
-	return writeJSONAtomic(path, f)
+	return withPackage(writeJSONAtomic(path, f))
 }
 
 // teamList renders team names for logs and errors: "A, B".

@@ -37,10 +37,10 @@ type SimStats struct {
 func ReadStats(path string) (*Stats, error) {
 	var st Stats
 	if err := readFolderFile(path, StatsFile, "stats", &st); err != nil {
-		return nil, err
+		return nil, withPackage(err)
 	}
 	if st.Format != StatsFormat {
-		return nil, fmt.Errorf("read stats %s: format %q, want %q", path, st.Format, StatsFormat)
+		return nil, fmt.Errorf("server: read stats %s: format %q, want %q", path, st.Format, StatsFormat)
 	}
 	return &st, nil
 }

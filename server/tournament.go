@@ -198,7 +198,7 @@ func (s *Server) waitBetweenSimulations(ctx context.Context) error {
 	case <-s.ctrl.stopped():
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("between simulations: %w", ErrInterrupted)
+		return fmt.Errorf("%w between simulations", ErrInterrupted)
 	}
 }
 

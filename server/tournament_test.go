@@ -216,7 +216,7 @@ func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
 	require.NoError(t, res.err)
 	require.Len(t, res.sum.Matches, 1)
 	say("step")
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step: the tournament is over") }, 15*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "step: server: the tournament is over") }, 15*time.Second, time.Millisecond)
 	require.NoError(t, typing.Close())
 	for _, want := range []string{"paused before the next step", "launch key pressed", "one step", "running"} {
 		assert.Contains(t, out.String(), want)

@@ -20,6 +20,12 @@ type FileReader interface {
 // world, loading the files it names. Without a configured seed the seed is
 // the simulation's start time in ms (docs/config.md, "Simulation keys").
 func WorldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
+	p, err := worldParams(cfg, m, start)
+	return p, withPackage(err)
+}
+
+// worldParams is WorldParams with errors not yet naming the package.
+func worldParams(cfg FileReader, m config.Match, start time.Time) (scenario.Params, error) {
 	seed := start.UnixMilli()
 	if m.HasRandomSeed {
 		seed = m.RandomSeed
@@ -112,13 +118,13 @@ func CheckMatches(cfg *config.Config) (warnings []string, err error) {
 		teams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
 	}
 	for i, m := range cfg.Match {
-		p, err := WorldParams(cfg, m, time.UnixMilli(0))
+		p, err := worldParams(cfg, m, time.UnixMilli(0))
 		if err != nil {
-			return warnings, fmt.Errorf("match[%d]: %w", i, err)
+			return warnings, fmt.Errorf("server: match[%d]: %w", i, err)
 		}
 		w, err := scenario.New(p, teams)
 		if err != nil {
-			return warnings, fmt.Errorf("match[%d]: %w", i, err)
+			return warnings, fmt.Errorf("server: match[%d]: %w", i, err)
 		}
 		for _, sw := range w.SetupWarnings() {
 			warnings = append(warnings, fmt.Sprintf("match[%d]: setup %s", i, sw))

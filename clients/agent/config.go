@@ -59,9 +59,9 @@ func (c Config) withDefaults() Config {
 func (c Config) validate() error {
 	switch {
 	case c.Addr == "":
-		return errors.New("agent config: Addr is empty")
+		return errors.New("agent: config: Addr is empty")
 	case c.User == "":
-		return errors.New("agent config: User is empty")
+		return errors.New("agent: config: User is empty")
 	}
 	return nil
 }

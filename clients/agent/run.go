@@ -11,7 +11,7 @@ import (
 
 // ErrAuthFailed means the server rejected the credentials. Run does not
 // retry: the same credentials would fail again.
-var ErrAuthFailed = errors.New("authentication failed")
+var ErrAuthFailed = errors.New("agent: authentication failed")
 
 // Run connects the agent and plays until the server says bye (nil), the
 // credentials are rejected (an error wrapping ErrAuthFailed) or ctx ends (an
@@ -33,9 +33,9 @@ func Run(ctx context.Context, cfg Config, b Behaviour) error {
 			log.Info().Msg("server said bye")
 			return nil
 		case errors.Is(err, ErrAuthFailed):
-			return fmt.Errorf("agent %s: %w", cfg.User, err)
+			return err // names the user already
 		case ctx.Err() != nil:
-			return fmt.Errorf("agent %s: %w", cfg.User, context.Cause(ctx))
+			return fmt.Errorf("agent: %s: %w", cfg.User, context.Cause(ctx))
 		}
 		if authenticated {
 			delays.reset()
@@ -43,7 +43,7 @@ func Run(ctx context.Context, cfg Config, b Behaviour) error {
 		delay := delays.delay()
 		log.Warn().Err(err).Dur("retry_in", delay).Msg("connection lost")
 		if err := wait(ctx, delay); err != nil {
-			return fmt.Errorf("agent %s: %w", cfg.User, err)
+			return fmt.Errorf("agent: %s: %w", cfg.User, err)
 		}
 	}
 }

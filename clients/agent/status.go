@@ -17,7 +17,7 @@ const maxStatusFrameLen = 1 << 20
 func QueryStatus(ctx context.Context, addr string) (protocol.StatusResponse, error) {
 	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return protocol.StatusResponse{}, fmt.Errorf("query status: dial %s: %w", addr, err)
+		return protocol.StatusResponse{}, fmt.Errorf("agent: query status: dial %s: %w", addr, err)
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
@@ -28,7 +28,7 @@ func QueryStatus(ctx context.Context, addr string) (protocol.StatusResponse, err
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		}
-		return protocol.StatusResponse{}, fmt.Errorf("query status of %s: %w", addr, err)
+		return protocol.StatusResponse{}, fmt.Errorf("agent: query status of %s: %w", addr, err)
 	}
 	return status, nil
 }

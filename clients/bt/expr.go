@@ -162,14 +162,14 @@ type compareExpr struct {
 // run time is simply false (true for !=).
 func Compare(op string, l, r Expr) (Expr, error) {
 	if !slices.Contains(compareOps, op) {
-		return nil, fmt.Errorf("unknown comparison %q", op)
+		return nil, fmt.Errorf("bt: unknown comparison %q", op)
 	}
 	lk, rk := l.Kind(), r.Kind()
 	if lk != KindAny && rk != KindAny && lk != rk {
-		return nil, fmt.Errorf("cannot compare %s %s with %s %s", lk, l, rk, r)
+		return nil, fmt.Errorf("bt: cannot compare %s %s with %s %s", lk, l, rk, r)
 	}
 	if (lk == KindBool || rk == KindBool) && op != "==" && op != "!=" {
-		return nil, fmt.Errorf("booleans can only be compared with == and !=, not %s", op)
+		return nil, fmt.Errorf("bt: booleans can only be compared with == and !=, not %s", op)
 	}
 	return compareExpr{op, l, r}, nil
 }
@@ -226,7 +226,7 @@ func compareFloat(a, b float64) int {
 // names the place for the message.
 func CheckBool(e Expr, what string) error {
 	if k := e.Kind(); k != KindBool && k != KindAny {
-		return fmt.Errorf("%s must be a boolean, got %s %s", what, k, e)
+		return fmt.Errorf("bt: %s must be a boolean, got %s %s", what, k, e)
 	}
 	return nil
 }
@@ -249,11 +249,11 @@ type Func struct {
 // number and kinds of the arguments.
 func Apply(fn *Func, args ...Expr) (Expr, error) {
 	if len(args) != len(fn.Params) {
-		return nil, fmt.Errorf("function %s takes %d arguments, got %d", fn.Name, len(fn.Params), len(args))
+		return nil, fmt.Errorf("bt: function %s takes %d arguments, got %d", fn.Name, len(fn.Params), len(args))
 	}
 	for i, a := range args {
 		if want, got := fn.Params[i], a.Kind(); want != KindAny && got != KindAny && want != got {
-			return nil, fmt.Errorf("function %s: argument %d must be a %s, got %s %s", fn.Name, i+1, want, got, a)
+			return nil, fmt.Errorf("bt: function %s: argument %d must be a %s, got %s %s", fn.Name, i+1, want, got, a)
 		}
 	}
 	return callExpr{fn, args}, nil

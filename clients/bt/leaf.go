@@ -123,7 +123,7 @@ func (n *action) resolve(c *Context) ([]Value, error) {
 		}
 		v, ok := c.lookup(key)
 		if !ok {
-			return nil, fmt.Errorf("no value under $%s on the blackboard", key)
+			return nil, fmt.Errorf("bt: no value under $%s on the blackboard", key)
 		}
 		args[i] = v
 	}
@@ -205,7 +205,7 @@ func (s *Skill) check(args []Value, keys []string) error {
 		if required != len(s.Params) {
 			want = fmt.Sprintf("%d to %d", required, len(s.Params))
 		}
-		return fmt.Errorf("skill %s takes %s arguments (%s), got %d", s.Name, want, s.signature(), len(args))
+		return fmt.Errorf("bt: skill %s takes %s arguments (%s), got %d", s.Name, want, s.signature(), len(args))
 	}
 	for i, a := range args {
 		if i < len(keys) && keys[i] != "" {
@@ -213,10 +213,10 @@ func (s *Skill) check(args []Value, keys []string) error {
 		}
 		p := s.Params[i]
 		if p.Kind != KindAny && p.Kind != a.Kind {
-			return fmt.Errorf("skill %s: argument %s must be a %s, got %s", s.Name, p.Name, p.Kind, a.Literal())
+			return fmt.Errorf("bt: skill %s: argument %s must be a %s, got %s", s.Name, p.Name, p.Kind, a.Literal())
 		}
 		if len(p.OneOf) > 0 && !slices.Contains(p.OneOf, a.String()) {
-			return fmt.Errorf("skill %s: argument %s must be one of %s, got %s", s.Name, p.Name, strings.Join(p.OneOf, ", "), a.Literal())
+			return fmt.Errorf("bt: skill %s: argument %s must be one of %s, got %s", s.Name, p.Name, strings.Join(p.OneOf, ", "), a.Literal())
 		}
 	}
 	return nil

@@ -48,17 +48,17 @@ func Choose(children ...Node) Node {
 // zero; one per child).
 func WeightedChoice(weights []float64, children ...Node) (Node, error) {
 	if len(weights) != len(children) {
-		return nil, fmt.Errorf("weighted-choice: %d weights for %d children", len(weights), len(children))
+		return nil, fmt.Errorf("bt: weighted-choice: %d weights for %d children", len(weights), len(children))
 	}
 	total := 0.0
 	for _, w := range weights {
 		if w < 0 {
-			return nil, fmt.Errorf("weighted-choice: negative weight %g", w)
+			return nil, fmt.Errorf("bt: weighted-choice: negative weight %g", w)
 		}
 		total += w
 	}
 	if total <= 0 {
-		return nil, fmt.Errorf("weighted-choice: the weights add up to %g", total)
+		return nil, fmt.Errorf("bt: weighted-choice: the weights add up to %g", total)
 	}
 	return &choose{nodeBase: nodeBase{kind: "weighted-choice", kids: children}, weights: slices.Clone(weights)}, nil
 }

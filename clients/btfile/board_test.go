@@ -51,7 +51,7 @@ func TestBlackboardParameterErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := LoadSource("f.bt", []byte(tt.src), testRegistry())
 			require.Error(t, err)
-			assert.Equal(t, tt.want, err.Error())
+			assert.Equal(t, "btfile: "+tt.want, err.Error())
 		})
 	}
 }

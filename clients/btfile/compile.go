@@ -18,6 +18,10 @@ type compiler struct {
 	active []string // behaviours being compiled, to catch recursion
 }
 
+// btMessage is the text of an error of package bt without its package
+// prefix: placed at a file position it becomes a btfile error.
+func btMessage(err error) string { return strings.TrimPrefix(err.Error(), "bt: ") }
+
 func (c *compiler) errorf(at Pos, format string, args ...any) error {
 	return &Error{Pos: at, Msg: fmt.Sprintf(format, args...)}
 }
@@ -86,7 +90,7 @@ func (c *compiler) build(n *Node, kids []bt.Node) (bt.Node, error) {
 			}
 		}
 		if err := bt.CheckBool(cond, "the condition"); err != nil {
-			return nil, c.errorf(n.Cond.Pos, "%v", err)
+			return nil, c.errorf(n.Cond.Pos, "%s", btMessage(err))
 		}
 		if len(kids) == 1 {
 			return bt.Guard(cond, kids[0]), nil
@@ -126,7 +130,7 @@ func (c *compiler) build(n *Node, kids []bt.Node) (bt.Node, error) {
 		}
 		node, err := bt.WeightedChoice(weights, kids...)
 		if err != nil {
-			return nil, c.errorf(n.Pos, "%v", err)
+			return nil, c.errorf(n.Pos, "%s", btMessage(err))
 		}
 		return node, nil
 	case "repeat", "until-success":
@@ -252,7 +256,7 @@ func (c *compiler) action(n *Node) (bt.Node, error) {
 	}
 	node, err := bt.ActionFrom(skill, args...)
 	if err != nil {
-		return nil, c.errorf(n.Pos, "%v", err)
+		return nil, c.errorf(n.Pos, "%s", btMessage(err))
 	}
 	return node, nil
 }
@@ -311,7 +315,7 @@ func (c *compiler) expr(e *Expr) (bt.Expr, error) {
 
 func (c *compiler) wrap(e *Expr, x bt.Expr, err error) (bt.Expr, error) {
 	if err != nil {
-		return nil, c.errorf(e.Pos, "%v", err)
+		return nil, c.errorf(e.Pos, "%s", btMessage(err))
 	}
 	return x, nil
 }

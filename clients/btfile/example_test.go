@@ -81,7 +81,7 @@ func ExampleLoadSource_error() {
 	_, err := btfile.LoadSource("mine.bt", []byte("behavior main {\n  action atach(s)\n}"), bt.NewRegistry())
 	fmt.Println(err)
 	// Output:
-	// mine.bt:2:3: unknown skill "atach" (known: fail, set, skip, succeed, teamSet, teamUnset, unset, wait)
+	// btfile: mine.bt:2:3: unknown skill "atach" (known: fail, set, skip, succeed, teamSet, teamUnset, unset, wait)
 }
 
 // Format prints a file in the canonical layout.

@@ -23,7 +23,7 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+func (e *Error) Error() string { return "btfile: " + e.Pos.String() + ": " + e.Msg }
 
 type tokKind uint8
 

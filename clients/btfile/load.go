@@ -34,12 +34,12 @@ func Load(fsys fs.FS, name string, reg *bt.Registry) (*Program, error) {
 func LoadFile(file string, reg *bt.Registry) (*Program, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		return nil, fmt.Errorf("behaviour file %s: %w", file, err)
+		return nil, fmt.Errorf("btfile: behaviour file %s: %w", file, err)
 	}
 	root := filepath.VolumeName(abs) + string(filepath.Separator)
 	rel, err := filepath.Rel(root, abs)
 	if err != nil {
-		return nil, fmt.Errorf("behaviour file %s: %w", file, err)
+		return nil, fmt.Errorf("btfile: behaviour file %s: %w", file, err)
 	}
 	display := func(n string) string { return filepath.Join(root, filepath.FromSlash(n)) }
 	return load(os.DirFS(root), filepath.ToSlash(rel), display, reg)
@@ -60,7 +60,7 @@ func load(fsys fs.FS, name string, display func(string) string, reg *bt.Registry
 			if from != nil {
 				return &Error{Pos: from.Pos, Msg: fmt.Sprintf("include %q: %v", from.Path, unwrapPath(err))}
 			}
-			return fmt.Errorf("behaviour file %s: %w", display(name), unwrapPath(err))
+			return fmt.Errorf("btfile: behaviour file %s: %w", display(name), unwrapPath(err))
 		}
 		f, err := Parse(display(name), src)
 		if err != nil {
@@ -168,13 +168,17 @@ func (p *Program) Tree(name string) (*bt.Tree, error) {
 	c := &compiler{prog: p, reg: p.reg, built: map[string]bt.Node{}}
 	def, ok := p.behaviours[name]
 	if !ok {
-		return nil, fmt.Errorf("no behaviour %q%s", name, suggest(name, p.order))
+		return nil, fmt.Errorf("btfile: no behaviour %q%s", name, suggest(name, p.order))
 	}
 	root, err := c.behaviour(name, def.Pos)
 	if err != nil {
 		return nil, err
 	}
-	return bt.NewTree(name, root)
+	tree, err := bt.NewTree(name, root)
+	if err != nil {
+		return nil, fmt.Errorf("btfile: %w", err)
+	}
+	return tree, nil
 }
 
 // Assign gives each of n agents (index 0 … n-1) a behaviour, following the
@@ -187,7 +191,7 @@ func (p *Program) Assign(n int) ([]string, error) {
 	out := make([]string, n)
 	if p.team == nil {
 		if _, ok := p.behaviours["main"]; !ok {
-			return nil, errors.New("the behaviour files define no team and no behaviour named main")
+			return nil, errors.New("btfile: the behaviour files define no team and no behaviour named main")
 		}
 		for i := range out {
 			out[i] = "main"

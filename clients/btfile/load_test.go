@@ -87,7 +87,7 @@ func TestLoadErrorsArePositionedInTheRightFile(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			_, err := Load(fsys, tt.file, testRegistry())
 			require.Error(t, err)
-			assert.Equal(t, tt.want, err.Error())
+			assert.Equal(t, "btfile: "+tt.want, err.Error())
 		})
 	}
 }
@@ -167,7 +167,7 @@ func TestTeamAssignmentErrors(t *testing.T) {
 	required, err := LoadSource("f.bt", []byte("team t { a: 5 required  b: rest }\nbehavior a { action explore }\nbehavior b { action explore }"), testRegistry())
 	require.NoError(t, err)
 	_, err = required.Assign(4)
-	assert.EqualError(t, err, "f.bt:1:10: team t: a needs 5 agents, only 4 left of 4")
+	assert.EqualError(t, err, "btfile: f.bt:1:10: team t: a needs 5 agents, only 4 left of 4")
 	got, err := required.Assign(6)
 	require.NoError(t, err)
 	assert.Equal(t, "a×5 b×1", Summary(got))
@@ -175,7 +175,7 @@ func TestTeamAssignmentErrors(t *testing.T) {
 	noRest, err := LoadSource("f.bt", []byte("team t { a: 2 }\nbehavior a { action explore }"), testRegistry())
 	require.NoError(t, err)
 	_, err = noRest.Assign(3)
-	assert.EqualError(t, err, "f.bt:1:1: team t: 1 of 3 agents get no behaviour; add an entry 'NAME: rest'")
+	assert.EqualError(t, err, "btfile: f.bt:1:1: team t: 1 of 3 agents get no behaviour; add an entry 'NAME: rest'")
 
 	main, err := LoadSource("f.bt", []byte("behavior main { action explore }"), testRegistry())
 	require.NoError(t, err)

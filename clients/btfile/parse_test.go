@@ -122,7 +122,7 @@ func TestParseErrorsGiveFileLineColumnAndWhatWasExpected(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("f.bt", []byte(tt.src))
 			require.Error(t, err)
-			assert.Equal(t, tt.want, err.Error())
+			assert.Equal(t, "btfile: "+tt.want, err.Error())
 			var perr *Error
 			assert.ErrorAs(t, err, &perr)
 		})

@@ -78,7 +78,7 @@ func summarise(ctx context.Context, errs []error) error {
 		case ctx.Err() != nil && errors.Is(err, context.Cause(ctx)):
 			cancelled = true
 		default:
-			failures = append(failures, err)
+			failures = append(failures, fmt.Errorf("team: %w", err))
 		}
 	}
 	if len(failures) > 0 {
@@ -103,11 +103,11 @@ func (c Config) withDefaults() Config {
 func (c Config) validate() error {
 	switch {
 	case c.Team == "":
-		return errors.New("team config: Team is empty")
+		return errors.New("team: config: Team is empty")
 	case c.Count < 1:
-		return fmt.Errorf("team config: Count is %d, want at least 1", c.Count)
+		return fmt.Errorf("team: config: Count is %d, want at least 1", c.Count)
 	case c.Port < 1 || c.Port > 65535:
-		return fmt.Errorf("team config: Port %d out of range", c.Port)
+		return fmt.Errorf("team: config: Port %d out of range", c.Port)
 	}
 	return nil
 }

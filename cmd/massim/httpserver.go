@@ -13,9 +13,9 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// httpServer is the one HTTP server on the monitor port. Whoever needs a
-// route mounts it on Mux before Serve: the monitor (/, /live/..., /replays/)
-// and the admin API (/admin/).
+// httpServer is an HTTP server: the monitor port or the -ops port. Whoever
+// needs a route mounts it on Mux before Serve: the monitor (/, /live/...,
+// /replays/), the admin API (/admin/) and the operations endpoints.
 type httpServer struct {
 	Mux *http.ServeMux
 	ln  net.Listener
@@ -25,18 +25,23 @@ type httpServer struct {
 // parseMonitorAddr reads a -monitor value: "off" or "" (disabled), a port
 // ("8000" → ":8000", every interface, like the official server) or host:port.
 func parseMonitorAddr(v string) (addr string, on bool, err error) {
+	return parseHTTPAddr("-monitor", v)
+}
+
+// parseHTTPAddr reads the value of an address flag (-monitor, -ops).
+func parseHTTPAddr(flag, v string) (addr string, on bool, err error) {
 	switch v {
 	case "", "off", "false", "no":
 		return "", false, nil
 	}
 	if p, err := strconv.Atoi(v); err == nil {
 		if p < 0 || p > 65535 {
-			return "", false, fmt.Errorf("-monitor %q: port out of range", v)
+			return "", false, fmt.Errorf("%s %q: port out of range", flag, v)
 		}
 		return ":" + v, true, nil
 	}
 	if _, _, err := net.SplitHostPort(v); err != nil {
-		return "", false, fmt.Errorf("-monitor %q: want off, a port or host:port", v)
+		return "", false, fmt.Errorf("%s %q: want off, a port or host:port", flag, v)
 	}
 	return v, true, nil
 }

@@ -32,6 +32,51 @@ func awaitLog(t *testing.T, logFile, text string, n int) string {
 	}
 }
 
+// serveFixture is what a test of a server process with a monitor port
+// needs: the binary, a config of teams A and B on a free agent port, and a
+// free monitor port. It skips in -short mode.
+type serveFixture struct {
+	bin, dir, conf string
+	port, monitor  int
+}
+
+func newServeFixture(t *testing.T, steps int, sizes ...int) serveFixture {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	f := serveFixture{bin: buildMassim(t), dir: t.TempDir()}
+	var err error
+	f.port, err = freePort()
+	require.NoError(t, err)
+	f.monitor, err = freePort()
+	require.NoError(t, err)
+	f.conf = tournamentConfig(t, f.dir, f.port, []string{"A", "B"}, steps, sizes)
+	return f
+}
+
+// monitorAddr is the -monitor value, monitorURL the base URL of the port.
+func (f serveFixture) monitorAddr() string { return "127.0.0.1:" + strconv.Itoa(f.monitor) }
+func (f serveFixture) monitorURL() string  { return "http://" + f.monitorAddr() }
+
+// awaitConnected waits until /admin/status shows every account of the
+// tournament connected.
+func (f serveFixture) awaitConnected(t *testing.T, token string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		st, err := adminStatus(f.monitor, token)
+		if err != nil || len(st.Roster) == 0 {
+			return false
+		}
+		for _, r := range st.Roster {
+			if len(r.Missing) > 0 {
+				return false
+			}
+		}
+		return true
+	}, 60*time.Second, 5*time.Millisecond, "the agents connect")
+}
+
 // adminStatus asks GET /admin/status of a server's monitor port.
 func adminStatus(monitor int, token string) (server.TournamentStatus, error) {
 	var st server.TournamentStatus
@@ -139,36 +184,18 @@ func TestServe_TwoServersOnOneFolder(t *testing.T) {
 // TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand runs a
 // "key" tournament with no terminal on standard input, as in a container.
 func TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	port, err := freePort()
-	require.NoError(t, err)
-	monitor, err := freePort()
-	require.NoError(t, err)
-	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
+	f := newServeFixture(t, 5, 1)
 	t.Setenv("MASSIM_ADMIN_TOKEN", "open-sesame") // inherited by the child
-	wait := connectTeams(t, port, []string{"A", "B"}, 1)
-	srv, srvLog := startServe(t, bin, "-conf", conf, "-monitor", "127.0.0.1:"+strconv.Itoa(monitor))
+	wait := connectTeams(t, f.port, []string{"A", "B"}, 1)
+	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-monitor", f.monitorAddr())
 	log := awaitLog(t, srvLog, "standard input is not a terminal", 1)
-	launchURL := "http://127.0.0.1:" + strconv.Itoa(monitor) + "/admin/launch"
+	launchURL := f.monitorURL() + "/admin/launch"
 	assert.Contains(t, log, "POST "+launchURL+" (with the admin token)")
 	assert.Contains(t, log, "-launch 30s")
 	assert.Contains(t, log, "-wait-agents 5m")
 
-	require.Eventually(t, func() bool {
-		st, err := adminStatus(monitor, "open-sesame")
-		return err == nil && len(st.Roster) == 2 && len(st.Roster[0].Missing)+len(st.Roster[1].Missing) == 0
-	}, 60*time.Second, 5*time.Millisecond, "the agents connect")
-	req, err := http.NewRequest(http.MethodPost, launchURL, nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer open-sesame")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_ = resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	f.awaitConnected(t, "open-sesame")
+	httpPost(t, launchURL, "open-sesame")
 	require.NoError(t, srv.Wait(), "the tournament plays to its end")
 	for _, err := range wait() {
 		require.NoError(t, err)

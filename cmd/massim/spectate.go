@@ -78,6 +78,14 @@ func (s *spectators) prepare() error {
 	return nil
 }
 
+// viewers counts the live monitor's viewers (0 without a monitor).
+func (s *spectators) viewers() int {
+	if s.hub == nil {
+		return 0
+	}
+	return s.hub.Viewers()
+}
+
 // mount registers the monitor's routes (/, /live/..., /replays/) on mux.
 func (s *spectators) mount(mux *http.ServeMux) {
 	monitor.Mount(mux, monitor.Routes{Hub: s.hub, Replays: s.library})

@@ -38,17 +38,9 @@ func (b *lockedBuffer) String() string {
 // server process through its console (standard input) and its admin API:
 // both list who is connected and who is missing, and name the same step.
 func TestServe_ConsoleAndAdminStatusListTheRosterAndAgreeOnTheStep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	port, err := freePort()
-	require.NoError(t, err)
-	monitor, err := freePort()
-	require.NoError(t, err)
-	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 200, []int{2})
-	cmd := exec.Command(bin, "serve", "-conf", conf, "-monitor", "127.0.0.1:"+strconv.Itoa(monitor), "-log-level", "error")
+	f := newServeFixture(t, 200, 2)
+	port, monitor := f.port, f.monitor
+	cmd := exec.Command(f.bin, "serve", "-conf", f.conf, "-monitor", f.monitorAddr(), "-log-level", "error")
 	cmd.Env = append(cmd.Environ(), "MASSIM_ADMIN_TOKEN=tok")
 	console, err := cmd.StdinPipe()
 	require.NoError(t, err)
@@ -87,10 +79,7 @@ func TestServe_ConsoleAndAdminStatusListTheRosterAndAgreeOnTheStep(t *testing.T)
 
 	// Everyone in: launch, pause, play one step, compare.
 	waitB := connectTeams(t, port, []string{"B"}, 2)
-	require.Eventually(t, func() bool {
-		st, err := adminStatus(monitor, "tok")
-		return err == nil && len(st.Roster[1].Connected) == 2
-	}, 60*time.Second, 5*time.Millisecond)
+	f.awaitConnected(t, "tok")
 	say("")
 	say("pause")
 	held := func() int {

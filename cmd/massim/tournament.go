@@ -18,7 +18,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/server"
-	"github.com/massim-go/massim/server/admin"
+	"github.com/massim-go/massim/server/metrics"
 )
 
 // tournamentFlags are the flags serve and match share.
@@ -28,6 +28,7 @@ type tournamentFlags struct {
 	monitor    string
 	launch     string
 	waitAgents time.Duration
+	ops        string
 	logs       logFlags
 	profile    profileFlags
 	// strictConfig and strictSetup turn the config's unknown keys and the
@@ -39,12 +40,13 @@ type tournamentFlags struct {
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.conf, "conf", "", "config file (the official MASSim JSON format)")
 	fs.StringVar(&f.confString, "confString", "", "config given inline as JSON")
-	monitorHelp := fmt.Sprintf("web monitor and admin API (/admin/) on a port (%d), host:port, or off; alone: %d", defaultMonitorPort, defaultMonitorPort)
+	monitorHelp := fmt.Sprintf("web monitor, admin API (/admin/) and operations endpoints (/healthz, /readyz, /metrics, /debug/pprof/) on a port (%d), host:port, or off; alone: %d", defaultMonitorPort, defaultMonitorPort)
 	fs.StringVar(&f.monitor, "monitor", "off", monitorHelp)
 	fs.StringVar(&f.monitor, "m", "off", "short for -monitor")
 	fs.StringVar(&f.launch, "launch", "", `override server.launch: "key", "<N>s" or "HH:mm"`)
 	fs.DurationVar(&f.waitAgents, "wait-agents", 0,
 		"start as soon as every agent of the playing teams is connected, at most after this long (e.g. 5m); overrides the launch")
+	fs.StringVar(&f.ops, "ops", "", "also serve the operations endpoints alone (/healthz, /readyz, /metrics, /debug/pprof/) on a port or host:port")
 	fs.BoolVar(&f.strictConfig, "strict-config", false, "refuse a config with unknown keys (default: a warning naming the nearest known key)")
 	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	f.logs.register(fs)
@@ -146,6 +148,10 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	opsAddr, _, err := parseHTTPAddr("-ops", f.ops)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	stopProfile, err := f.profile.start()
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -166,44 +172,28 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return err
 	}
 	defer spec.close()
-	opts.Observers = append(opts.Observers, spec.observers...)
+	m := metrics.New(spec.viewers)
+	opts.Observers = append(append(opts.Observers, spec.observers...), m)
 	srv := server.New(cfg, log, opts)
+	m.SetSource(srv)
 	// What can fail because of the machine comes first (the folder's lock,
 	// the ports), so that a failed start writes nothing.
 	if err := srv.Open(); err != nil {
 		return err
 	}
 	defer srv.Close()
-	var hs *httpServer
-	if monitorOn {
-		if hs, err = listenHTTP(monitorAddr, false, log); err != nil {
-			return err
-		}
+	if !monitorOn {
+		monitorAddr = ""
 	}
+	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
+	if err != nil {
+		return err
+	}
+	defer ports.close()
 	if err := spec.prepare(); err != nil {
 		return err
 	}
-	adminLaunch := "" // the URL of POST /admin/launch, when this run has one
-	if hs != nil {
-		spec.mount(hs.Mux)
-		token, source := admin.Token(cfg.Server.AdminToken, os.Getenv)
-		if source != "" {
-			log.Info().Str("tokenFrom", source).Msg("admin API enabled under /admin/")
-		}
-		admin.Mount(hs.Mux, admin.New(srv.Control(), token, log))
-		if token != "" {
-			adminLaunch = hs.URL() + "admin/launch"
-		}
-		httpCtx, stopHTTP := context.WithCancel(context.Background())
-		served := hs.Serve(httpCtx)
-		defer func() {
-			stopHTTP()
-			if err := <-served; err != nil {
-				log.Error().Err(err).Msg("monitor stopped")
-			}
-		}()
-		fmt.Fprintf(stdout, "monitor: %s\n", hs.URL())
-	}
+	adminLaunch := ports.serve(cfg, spec, srv, m, stdout)
 	if spec, err := config.ParseLaunch(cfg.Server.Launch, time.Now()); err == nil && spec.Kind == config.LaunchOnKey &&
 		opts.Console == os.Stdin && !isTerminal(os.Stdin) && f.waitAgents == 0 {
 		warnUnattendedKeyLaunch(log, adminLaunch)

@@ -44,9 +44,7 @@ func Token(fromConfig string, getenv func(string) string) (token, source string)
 func New(c Controls, token string, log zerolog.Logger) http.Handler {
 	if token == "" {
 		log.Info().Msg("admin API disabled: set server.adminToken or " + TokenEnv + " to enable it")
-		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, http.StatusNotFound, errorBody{"the admin API is disabled: no admin token is configured"})
-		})
+		return disabled()
 	}
 	a := &api{c: c, tokenSum: sha256.Sum256([]byte(token)), log: log}
 	mux := http.NewServeMux()
@@ -57,6 +55,23 @@ func New(c Controls, token string, log zerolog.Logger) http.Handler {
 	mux.HandleFunc("POST /admin/step", a.command("step", c.Step))
 	mux.HandleFunc("POST /admin/stop", a.command("stop", c.Stop))
 	return a.authenticated(mux)
+}
+
+// Protect lets only requests with the admin token through to h (other
+// endpoints that must not be public, such as /debug/pprof/). With an
+// empty token every request gets 404.
+func Protect(token string, log zerolog.Logger, h http.Handler) http.Handler {
+	if token == "" {
+		return disabled()
+	}
+	a := &api{tokenSum: sha256.Sum256([]byte(token)), log: log}
+	return a.authenticated(h)
+}
+
+func disabled() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusNotFound, errorBody{"disabled: no admin token is configured (" + TokenEnv + " or server.adminToken)"})
+	})
 }
 
 // Mount registers h (from New) for every /admin/ path on mux. It uses

@@ -98,10 +98,10 @@ func TestAdmin_RefusedCommandIsAConflict(t *testing.T) {
 	c := &fakeControls{refuse: map[string]error{"step": server.ErrNotPaused, "launch": server.ErrLaunched}}
 	rec := serve(New(c, token, zerolog.Nop()), http.MethodPost, "/admin/step", "Bearer "+token)
 	assert.Equal(t, http.StatusConflict, rec.Code)
-	assert.JSONEq(t, `{"error": "step: the tournament is not paused"}`, rec.Body.String())
+	assert.JSONEq(t, `{"error": "step: server: the tournament is not paused"}`, rec.Body.String())
 	rec = serve(New(c, token, zerolog.Nop()), http.MethodPost, "/admin/launch", "Bearer "+token)
 	assert.Equal(t, http.StatusConflict, rec.Code)
-	assert.JSONEq(t, `{"error": "launch: the tournament has already started"}`, rec.Body.String())
+	assert.JSONEq(t, `{"error": "launch: server: the tournament has already started"}`, rec.Body.String())
 }
 
 func TestAdmin_WrongMethodOrPath(t *testing.T) {

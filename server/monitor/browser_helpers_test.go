@@ -170,3 +170,6 @@ func historyLast(url string) int {
 	}
 	return idx.Last
 }
+
+// fmtF writes a float for JavaScript.
+func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

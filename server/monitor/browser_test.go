@@ -3,8 +3,6 @@ package monitor_test
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,12 +92,7 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 	root := t.TempDir()
 	ours := filepath.Base(writeCompactReplay(t, root, 60))
 	copyDir(t, "../../replays/testdata/official/2000-01-01-12-00-00-946728000000_Alpha_Beta", filepath.Join(root, "official"))
-	lib, err := monitor.NewLibrary(root)
-	require.NoError(t, err)
-	mux := http.NewServeMux()
-	monitor.Mount(mux, monitor.Routes{Replays: lib})
-	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
+	ts := startLibrary(t, root)
 
 	page.Navigate(ts.URL + "/")
 	page.Wait(`document.querySelectorAll(".lib-item").length === 2`)

@@ -15,6 +15,7 @@ export const colours = {
   vision: 'rgba(0, 0, 0, 0.55)',
   link: '#555',
   selected: '#111',
+  deactivated: '#bbb',
 };
 
 export function teamStyle(index) {

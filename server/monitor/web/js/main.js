@@ -11,6 +11,7 @@ import { Store, getJSON } from './store.js';
 import { AdminControls } from './admin.js';
 import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
 import { renderBanner } from './banner.js';
+import { Legend } from './legend.js';
 
 const $ = id => document.getElementById(id);
 
@@ -33,13 +34,25 @@ const app = {
 
 const map = new MapView($('map'), {
   onSelect: name => select(name),
-  onHover: text => ($('hover').textContent = text),
+  onHover: (text, x, y) => showHover(text, x, y),
   onUserMove: kind => {
     if (kind === 'pan' && app.follow) setFollow(false);
     redraw();
   },
 });
 const chart = new ScoreChart($('chart'), s => seek(s));
+const legend = new Legend($('legend'));
+
+// showHover puts the description of the cell under the pointer next to it.
+function showHover(text, x, y) {
+  const box = $('hover');
+  box.textContent = text;
+  box.hidden = !text;
+  if (!text) return;
+  const stage = $('mapbox').getBoundingClientRect();
+  box.style.left = `${Math.max(4, Math.min(x + 14, stage.width - box.offsetWidth - 4))}px`;
+  box.style.top = `${y + 18 + box.offsetHeight > stage.height ? y - box.offsetHeight - 8 : y + 18}px`;
+}
 
 function redraw() {
   app.dirty = true;
@@ -133,6 +146,7 @@ function setStore(store) {
   const sameSim = app.store && app.store.sim === store.sim;
   app.store = store;
   map.setStatic(store.static, store.teams, store.blockTypes);
+  legend.show(store.teams, store.blockTypes);
   if (!sameSim) app.shown = null;
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
   redraw();
@@ -244,6 +258,7 @@ function setFollow(on) {
 function setView(view) {
   app.view = view;
   $('status-view').hidden = view !== 'status';
+  $('legend').hidden = view === 'status';
   $('btn-view').textContent = view === 'status' ? 'Map' : 'Status';
   redraw();
 }
@@ -348,6 +363,7 @@ function render() {
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,
     chart: { ...chart.stats },
+    legend: $('legend').open,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
     waiting: !$('waiting').hidden,
@@ -425,7 +441,9 @@ document.addEventListener('keydown', e => {
   e.preventDefault();
   fn();
 });
-window.addEventListener('resize', redraw);
+// The map's box changes with the window and with the legend opening or
+// closing under it.
+new ResizeObserver(redraw).observe($('mapbox'));
 window.addEventListener('hashchange', () => {
   const s = hashStep();
   if (s !== null && s !== app.step) seek(s);

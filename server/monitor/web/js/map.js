@@ -3,7 +3,8 @@
 // cell image scaled up; things are drawn as vectors on top. Pan with a drag,
 // zoom with the wheel or a pinch, click an agent to select it.
 
-import { colours, teamStyle, blockColour, drawShape, rgba } from './colors.js';
+import { colours, rgba } from './colors.js';
+import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
 
 const minScale = 1;
 const maxScale = 64;
@@ -164,13 +165,29 @@ export class MapView {
     if (!this.static || !this.snap) return;
     const r = this.canvas.getBoundingClientRect();
     const [x, y] = this.cellAt(e.clientX - r.left, e.clientY - r.top);
+    this.onHover(this.describeCell(x, y), e.clientX - r.left, e.clientY - r.top);
+  }
+
+  // describeCell says in words what is on cell (x, y) of the shown step.
+  describeCell(x, y) {
+    const snap = this.snap, g = this.static.grid;
     const at = t => t.pos[0] === x && t.pos[1] === y;
-    const parts = [`(${x}, ${y})`];
-    for (const a of this.snap.entities.filter(at)) parts.push(`${a.name} (${a.team})`);
-    for (const b of this.snap.blocks.filter(at)) parts.push(`block ${b.type}`);
-    for (const d of this.snap.dispensers.filter(at)) parts.push(`dispenser ${d.type}`);
-    if (this.snap.obstacles.some(at)) parts.push('obstacle');
-    this.onHover(parts.join(' · '));
+    const within = z => Math.abs(wrapDelta(x - z.pos[0], g.width)) + Math.abs(wrapDelta(y - z.pos[1], g.height)) <= z.r;
+    const lines = [];
+    for (const a of snap.entities.filter(at)) {
+      const state = a.deactivated ? ', deactivated' : '';
+      const carries = a.attached?.length ? `, ${a.attached.length} attached` : '';
+      lines.push(`agent ${a.name} of team ${a.team}: ${a.role}, energy ${a.energy}${state}${carries}`);
+    }
+    for (const b of snap.blocks.filter(at)) lines.push(`block ${b.type}${b.attached?.length ? ' (attached)' : ''}`);
+    for (const d of snap.dispensers.filter(at)) lines.push(`dispenser of ${d.type} blocks`);
+    if (snap.obstacles.some(at)) lines.push('obstacle');
+    if (snap.clear.some(at)) lines.push('centre of a coming clear event');
+    else if (snap.clear.some(within)) lines.push('will be cleared by a coming clear event');
+    if (snap.goalZones.some(within)) lines.push('goal zone');
+    if (snap.roleZones.some(within)) lines.push('role zone');
+    if (!lines.length) lines.push('empty');
+    return `(${x}, ${y}) ${lines.join(' · ')}`;
   }
 
   // draw renders snap; selected is an agent name or null.
@@ -267,66 +284,35 @@ export class MapView {
   drawThings(snap, x1, y1, x0, y0) {
     const ctx = this.ctx, s = this.scale;
     const visible = (p, r = 1) => (p[0] + r + 1) * s >= x0 && (p[0] - r) * s <= x1 && (p[1] + r + 1) * s >= y0 && (p[1] - r) * s <= y1;
+    const blockIndex = type => this.blockIndex.get(type) ?? 0;
 
     for (const c of snap.clear) {
-      this.diamond(c.pos, c.r, colours.clear, colours.clearLine, [4, 3]);
-      if (visible(c.pos)) this.clearMarker(c.pos);
+      drawClearArea(ctx, c.pos, c.r, s);
+      if (visible(c.pos)) drawClearMarker(ctx, c.pos[0], c.pos[1], s);
     }
     for (const d of snap.dispensers) {
-      if (!visible(d.pos)) continue;
-      const [x, y] = d.pos;
-      ctx.fillStyle = blockColour(this.blockIndex.get(d.type) ?? 0);
-      ctx.fillRect(x * s + s * 0.08, y * s + s * 0.08, s * 0.84, s * 0.84);
-      ctx.strokeStyle = '#222';
-      ctx.lineWidth = Math.max(1, s * 0.12);
-      ctx.strokeRect(x * s + s * 0.14, y * s + s * 0.14, s * 0.72, s * 0.72);
-      if (s >= 14) this.label(d.type, x, y, '#222');
+      if (visible(d.pos)) drawDispenser(ctx, d.pos[0], d.pos[1], s, blockIndex(d.type), d.type);
     }
-    this.links(snap);
+    drawLinks(ctx, s, this.links(snap));
     for (const b of snap.blocks) {
-      if (!visible(b.pos)) continue;
-      const [x, y] = b.pos;
-      ctx.fillStyle = blockColour(this.blockIndex.get(b.type) ?? 0);
-      ctx.fillRect(x * s + s * 0.15, y * s + s * 0.15, s * 0.7, s * 0.7);
-      if (s >= 6) {
-        ctx.strokeStyle = 'rgba(0,0,0,0.5)';
-        ctx.lineWidth = 1;
-        ctx.strokeRect(x * s + s * 0.15, y * s + s * 0.15, s * 0.7, s * 0.7);
-      }
-      if (s >= 18) this.label(b.type, x, y, '#222');
+      if (visible(b.pos)) drawBlock(ctx, b.pos[0], b.pos[1], s, blockIndex(b.type), b.type);
     }
     let sel = null;
     for (const a of snap.entities) {
       if (a.name === this.selected) sel = a;
-      if (!visible(a.pos)) continue;
-      const st = teamStyle(this.teamIndex.get(a.team) ?? 0);
-      const size = Math.max(s, 4);
-      const cx = (a.pos[0] + 0.5) * s, cy = (a.pos[1] + 0.5) * s;
-      drawShape(ctx, st.shape, cx, cy, size);
-      ctx.fillStyle = a.deactivated ? '#bbb' : st.colour;
-      ctx.fill();
-      if (s >= 6) {
-        ctx.lineWidth = a.deactivated ? Math.max(1.5, s * 0.1) : 1;
-        ctx.strokeStyle = a.deactivated ? st.colour : 'rgba(0,0,0,0.6)';
-        ctx.stroke();
-      }
-      if (s >= 22) this.label(agentNumber(a.name), a.pos[0], a.pos[1], '#fff');
+      if (visible(a.pos)) drawAgent(ctx, a.pos[0], a.pos[1], s, this.teamIndex.get(a.team) ?? 0, a.deactivated, agentNumber(a.name));
     }
     if (sel) {
-      this.diamond(sel.pos, sel.vision, null, colours.vision, [6, 4]);
-      ctx.beginPath();
-      ctx.arc((sel.pos[0] + 0.5) * s, (sel.pos[1] + 0.5) * s, Math.max(s * 0.75, 7), 0, 2 * Math.PI);
-      ctx.strokeStyle = colours.selected;
-      ctx.lineWidth = 2;
-      ctx.stroke();
+      drawVision(ctx, sel.pos, sel.vision, s);
+      drawSelection(ctx, sel.pos[0], sel.pos[1], s);
     }
   }
 
-  // links joins neighbouring cells of each attached structure.
+  // links lists the neighbouring cells of each attached structure, as
+  // pairs of cells (the second may lie across a torus seam).
   links(snap) {
-    const g = this.static.grid, ctx = this.ctx, s = this.scale;
-    const seen = new Set();
-    ctx.beginPath();
+    const g = this.static.grid;
+    const seen = new Set(), pairs = [];
     for (const t of [...snap.entities, ...snap.blocks, ...snap.obstacles]) {
       if (!t.attached || !t.attached.length) continue;
       const cells = [t.pos, ...t.attached];
@@ -338,64 +324,11 @@ export class MapView {
           const dx = wrapDelta(cells[j][0] - cells[i][0], g.width), dy = wrapDelta(cells[j][1] - cells[i][1], g.height);
           if (Math.abs(dx) + Math.abs(dy) !== 1) continue;
           const [x, y] = cells[i];
-          ctx.moveTo((x + 0.5) * s, (y + 0.5) * s);
-          ctx.lineTo((x + dx + 0.5) * s, (y + dy + 0.5) * s);
+          pairs.push([[x, y], [x + dx, y + dy]]);
         }
       }
     }
-    ctx.strokeStyle = colours.link;
-    ctx.lineWidth = Math.max(2, s * 0.22);
-    ctx.lineCap = 'round';
-    ctx.stroke();
-  }
-
-  diamond(pos, r, fill, stroke, dash) {
-    const ctx = this.ctx, s = this.scale;
-    const [x, y] = pos;
-    // The staircase outline of all cells within Manhattan distance r.
-    const pts = [[x, y - r], [x + 1, y - r]];
-    for (let i = 1; i <= r; i++) pts.push([x + i, y - r + i], [x + i + 1, y - r + i]);
-    pts.push([x + r + 1, y + 1]);
-    for (let i = 1; i <= r; i++) pts.push([x + r + 1 - i, y + i], [x + r + 1 - i, y + i + 1]);
-    pts.push([x, y + r + 1]);
-    for (let i = 1; i <= r; i++) pts.push([x - i + 1, y + r + 1 - i], [x - i, y + r + 1 - i]);
-    pts.push([x - r, y]);
-    for (let i = 1; i < r; i++) pts.push([x - r + i, y - i + 1], [x - r + i, y - i]);
-    if (r > 0) pts.push([x, y - r + 1]);
-    ctx.beginPath();
-    pts.forEach(([px, py], i) => (i ? ctx.lineTo(px * s, py * s) : ctx.moveTo(px * s, py * s)));
-    ctx.closePath();
-    if (fill) {
-      ctx.fillStyle = fill;
-      ctx.fill();
-    }
-    ctx.setLineDash(dash);
-    ctx.strokeStyle = stroke;
-    ctx.lineWidth = 1.5;
-    ctx.stroke();
-    ctx.setLineDash([]);
-  }
-
-  clearMarker(pos) {
-    const ctx = this.ctx, s = this.scale;
-    const cx = (pos[0] + 0.5) * s, cy = (pos[1] + 0.5) * s, r = Math.max(s * 0.4, 4);
-    ctx.beginPath();
-    ctx.moveTo(cx - r, cy - r);
-    ctx.lineTo(cx + r, cy + r);
-    ctx.moveTo(cx + r, cy - r);
-    ctx.lineTo(cx - r, cy + r);
-    ctx.strokeStyle = colours.clearLine;
-    ctx.lineWidth = Math.max(2, s * 0.15);
-    ctx.stroke();
-  }
-
-  label(text, x, y, colour) {
-    const ctx = this.ctx, s = this.scale;
-    ctx.fillStyle = colour;
-    ctx.font = `${Math.round(s * 0.38)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(text, (x + 0.5) * s, (y + 0.52) * s);
+    return pairs;
   }
 }
 

@@ -272,6 +272,12 @@ func (p *Page) Click(x, y float64) {
 	p.do("click", chromedp.MouseClickXY(x, y))
 }
 
+// Tap touches the screen at CSS pixel x, y (a phone's tap).
+func (p *Page) Tap(x, y float64) {
+	p.t.Helper()
+	p.do("tap", chromedp.TapXY(x, y))
+}
+
 // Hover moves the mouse to x, y with no button pressed.
 func (p *Page) Hover(x, y float64) {
 	p.t.Helper()

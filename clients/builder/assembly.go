@@ -83,6 +83,19 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 				b.log.Debug().Int("step", b.p.Step).Int("project", p.id).Int("slot", k).Msg("block connected")
 			}
 		}
+		// A block the percept no longer shows in the structure (a clear
+		// event, a careless dig) needs a helper again.
+		for k := range p.slots {
+			sl := &p.slots[k]
+			if k > 0 && sl.attached {
+				if typ, held := b.blockAt(sl.req.Pos); !held || typ != sl.req.Type {
+					if t, ok := b.p.Thing(sl.req.Pos, game.KindBlock); !ok || t.Details != sl.req.Type || !b.p.IsAttached(sl.req.Pos) {
+						sl.attached = false
+						b.log.Debug().Int("step", b.p.Step).Int("project", p.id).Int("slot", k).Msg("block lost")
+					}
+				}
+			}
+		}
 		complete := true
 		for _, k := range p.order {
 			sl := &p.slots[k]

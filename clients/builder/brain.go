@@ -138,6 +138,17 @@ func (b *brain) trackAttachments() {
 		}
 	}
 	b.attached = kept
+	// A block just picked up may have been linked to others (a structure
+	// someone dropped): what hangs on it is the agent's now too.
+	if p.LastAction.Name == game.ActAttach && p.LastResult == game.Success {
+		if d, ok := game.ParseDir(p.LastAction.Params[0]); ok && slices.Contains(kept, d.Offset()) {
+			for _, off := range p.AttachedComponent([]game.Pos{d.Offset()}) {
+				if !slices.Contains(b.attached, off) {
+					b.attached = append(b.attached, off)
+				}
+			}
+		}
+	}
 }
 
 func (b *brain) applyOwnAction(a game.Action) {

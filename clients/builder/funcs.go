@@ -26,7 +26,7 @@ func funcList() []bt.Func {
 		fn("can", "whether the current role permits the action", []bt.Kind{bt.KindString}, bt.KindBool,
 			func(b *brain, a []bt.Value) bt.Value { return bt.Bool(b.role.Can(a[0].Str)) }),
 		fn("attachedCount", "the number of things in the agent's structure besides itself", nil, bt.KindNumber,
-			func(b *brain, _ []bt.Value) bt.Value { return num(len(b.attached)) }),
+			func(b *brain, _ []bt.Value) bt.Value { return num(b.structureSize()) }),
 		fn("holding", "the number of blocks the agent holds next to itself", nil, bt.KindNumber,
 			func(b *brain, _ []bt.Value) bt.Value { return num(len(b.heldBlocks())) }),
 		fn("carryLimit", "the Carry norm limit in force now or within two steps (a large number if none)", nil, bt.KindNumber,
@@ -74,8 +74,18 @@ func (b *brain) known(what string) bool {
 // job: more than one thing (unless it is a submitter building), or one
 // block of a type the job does not want.
 func (b *brain) cluttered() bool {
+	dropAll := false
+	b.team.squad.view(b, func(m *member, _ *memory.Map) {
+		if len(b.attached) == 0 {
+			m.dropAll = false
+		}
+		dropAll = m.dropAll
+	})
 	if len(b.attached) == 0 {
 		return false
+	}
+	if dropAll {
+		return true
 	}
 	j, ok := b.myJob()
 	if !ok || j.kind == jobExplore {
@@ -93,6 +103,29 @@ func (b *brain) cluttered() bool {
 	}
 	held := b.heldBlocks()
 	return len(b.attached) > 1 || len(held) != 1 || held[0].Details != j.block
+}
+
+// structureSize is the number of things in the agent's structure besides
+// itself: what it tracks, or for a submitter at its spot the blocks its
+// project has connected, if more (the percept cannot tell which of the
+// attached things round it are linked to it).
+func (b *brain) structureSize() int {
+	n := len(b.attached)
+	j, ok := b.myJob()
+	if ok && j.kind == jobSubmit {
+		b.team.squad.view(b, func(m *member, _ *memory.Map) {
+			if p := j.project; p.placed && m.gpos() == p.spot && len(b.attached) > 0 {
+				k := 0
+				for _, sl := range p.slots {
+					if sl.attached {
+						k++
+					}
+				}
+				n = max(n, k)
+			}
+		})
+	}
+	return n
 }
 
 // carryLimit is the smallest Carry limit of the norms active now or within

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,4 +94,49 @@ create task t1 110 0,1,b0
 	got := s.actionNames("agentA1")
 	assert.Contains(t, got, "attach", "fetched blocks between the norms")
 	assert.Contains(t, got, "detach", "and dropped them in time")
+}
+
+// TestBuildersKeepWithinAdoptNorms: Adopt norms limiting the role most
+// agents hold to half of them follow each other; the builders change
+// roles in time (some become constructors) and their percepts never
+// report a violation.
+func TestBuildersKeepWithinAdoptNorms(t *testing.T) {
+	p := smallWorld(t, 6, 160, `
+move 3 3 agentA1
+move 4 3 agentA2
+move 5 3 agentA3
+move 3 4 agentA4
+move 4 4 agentA5
+move 5 4 agentA6
+terrain 8 8 role
+terrain 12 12 goal
+add 2 10 dispenser b0
+create task t1 150 0,1,b0
+`)
+	p.Regulation = scenario.RegulationParams{Simultaneous: 1, Chance: 100, Subjects: []scenario.NormSubject{{
+		Name: "Adopt", Announcement: scenario.Bounds{Min: 30, Max: 30}, Duration: scenario.Bounds{Min: 20, Max: 20},
+		Punishment: scenario.Bounds{Min: 3, Max: 3}, Weight: 1, Playing: 50,
+	}}}
+	tm, err := New(Config{Seed: 1})
+	require.NoError(t, err)
+	s := newSimulation(t, p, teamA, []newBehaviour{tm.Behaviour})
+	limited := map[string]bool{}
+	violations := 0
+	s.onPercept = func(_ string, pc *protocol.StepPercept) {
+		violations += len(pc.Violations)
+		for _, n := range pc.Norms {
+			limited[n.Requirements[0].Name] = true
+		}
+	}
+	s.run(t)
+	require.True(t, limited["worker"], "a norm limited workers (norms: %v)", limited)
+	assert.Zero(t, violations)
+	constructors := 0
+	for _, name := range s.names {
+		if slices.Contains(s.roles[name], "constructor") {
+			constructors++
+		}
+	}
+	assert.GreaterOrEqual(t, constructors, 3, "half the team changed roles")
+	assert.Positive(t, s.score("A"), "and went on working")
 }

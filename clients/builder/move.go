@@ -63,6 +63,7 @@ func (b *brain) goTo(c *bt.Context, targets []memory.Target) bt.Status {
 	st := bt.Failure
 	b.team.squad.view(b, func(m *member, w *memory.Map) {
 		here := m.gpos()
+		mv.Keep = b.team.squad.plan.structures(m.group)
 		r := w.Route(here, mv, targets)
 		if len(r.Steps) == 0 {
 			if r.Reached {

@@ -38,10 +38,9 @@ func alternative(role string) string {
 // roles.
 const switchMargin = 2
 
-// roles sets every member's wanted role for the norms of this step. The
-// choice of who changes is made afresh every step until the norm ends, so
-// that a member chosen while free is replaced by another when it gets a
-// task; a member on its way stays chosen among equals.
+// roles sets every member's wanted role for the norms of this step. More
+// members are chosen as long as the limit is not met (as members get new
+// jobs, the best to change are the free ones of the moment).
 func (pl *planner) roles(s *squad, norms []game.Norm) {
 	names := s.names()
 	n, limited := adoptNorm(norms, pl.step)
@@ -83,8 +82,8 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	}
 	// Those whose work suffers least change: free members, then helpers,
 	// then submitters not yet building; a submitter already building at
-	// its spot stays. Among equals, those already on their way, then
-	// those nearest to a role zone, carrying nothing.
+	// its spot stays. Among equals, those nearest to a role zone,
+	// carrying nothing.
 	rank := func(m *member) int {
 		switch {
 		case m.job == nil || m.job.kind == jobExplore || m.job.kind == jobStock:
@@ -107,18 +106,24 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		}
 		return best
 	}
-	onTheWay := func(m *member) int {
+	// A member already on its way stays chosen: the planner sees the
+	// others' roles as of their last report, so reconsidering would undo
+	// a change just made.
+	for _, m := range holders {
 		if m.want == alternative(n.Role) {
-			return 0
+			extra--
 		}
-		return 1
 	}
 	slices.SortStableFunc(holders, func(a, b *member) int {
-		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(onTheWay(a), onTheWay(b)), cmp.Compare(trip(a), trip(b)))
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(trip(a), trip(b)))
 	})
-	for i, m := range holders {
-		if i < extra && rank(m) < 9 {
+	for _, m := range holders {
+		if m.want == alternative(n.Role) {
+			continue
+		}
+		if extra > 0 && rank(m) < 9 {
 			m.want = alternative(n.Role)
+			extra--
 		} else {
 			m.want = n.Role
 		}

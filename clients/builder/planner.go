@@ -151,6 +151,8 @@ func (pl *planner) abandon(p *project) {
 	p.done = true
 	if m := p.submitter; m != nil && m.job != nil && m.job.project == p {
 		m.job = nil
+		// Its structure fits no other task: it lets go of it all.
+		m.dropAll = p.placed
 	}
 	for i := range p.slots {
 		if m := p.slots[i].helper; m != nil && m.job != nil && m.job.project == p {
@@ -454,20 +456,29 @@ func (pl *planner) spotNear(w *memory.Map, g *group, t game.Task, from game.Pos)
 			}
 		}
 	}
-	best, bestDist := game.Pos{}, -1
+	best, bestCost := game.Pos{}, -1
 	for _, c := range w.GoalCells() {
 		d := w.Dist(c, from)
-		if bestDist >= 0 && d >= bestDist {
+		if bestCost >= 0 && d >= bestCost {
 			continue
 		}
-		if spotFits(w, c, t.Reqs, used) {
-			best, bestDist = c, d
+		if digs, ok := spotFits(w, c, t.Reqs, used); ok && (bestCost < 0 || d+spotDigCost*digs < bestCost) {
+			best, bestCost = c, d+spotDigCost*digs
 		}
 	}
-	return best, bestDist >= 0
+	return best, bestCost >= 0
 }
 
-func spotFits(w *memory.Map, spot game.Pos, reqs []game.Requirement, used map[game.Pos]bool) bool {
+// spotDigCost is what a cell of the structure that must be dug first adds
+// to a spot, in cells of walking.
+const spotDigCost = 4
+
+// spotFits reports whether a task's blocks fit at the spot: every cell of
+// the structure is seen, not held, free or rock or a loose block (to be
+// dug: digs counts them; never the submitter's own cell), not marked for
+// a clear event and used by no other project; and every block but the
+// anchor has a cell next to it for its helper.
+func spotFits(w *memory.Map, spot game.Pos, reqs []game.Requirement, used map[game.Pos]bool) (digs int, ok bool) {
 	cells := []game.Pos{spot}
 	shape := map[game.Pos]bool{spot: true}
 	for _, r := range reqs {
@@ -475,11 +486,16 @@ func spotFits(w *memory.Map, spot game.Pos, reqs []game.Requirement, used map[ga
 		cells = append(cells, c)
 		shape[c] = true
 	}
-	for _, c := range cells {
+	for i, c := range cells {
 		cell := w.At(c)
-		if used[c] || !cell.Known() || cell.Terrain == memory.Obstacle || (cell.Block != "" && !cell.Held) ||
-			(cell.Markers.Danger() && cell.Seen() >= w.Step()-5) {
-			return false
+		if used[c] || !cell.Known() || cell.Held || (cell.Markers.Danger() && cell.Seen() >= w.Step()-5) {
+			return 0, false
+		}
+		if cell.Terrain == memory.Obstacle || cell.Block != "" {
+			if i == 0 {
+				return 0, false
+			}
+			digs++
 		}
 	}
 	// Every block but the anchor needs a cell next to it, off the
@@ -490,10 +506,10 @@ func spotFits(w *memory.Map, spot game.Pos, reqs []game.Requirement, used map[ga
 			n = w.Norm(n)
 			return !shape[n] && !used[n] && w.At(n).Block == ""
 		}) {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return digs, true
 }
 
 // assign gives every member without a project a job: stock if blocks and
@@ -508,18 +524,45 @@ func (pl *planner) assign(s *squad, tasks []game.Task) {
 			}
 		}
 		stocked := map[string]int{}
-		var idle []*member
+		var idle, stock []*member
+		explorers := 0
 		for _, name := range g.members {
 			m := s.members[name]
 			switch {
 			case m.job != nil && m.job.kind == jobStock && m.capable():
 				stocked[m.job.block]++
+				stock = append(stock, m)
 			case m.job == nil || m.job.kind == jobExplore:
 				idle = append(idle, m)
 			}
 		}
+		// While the group lacks a goal zone, a role zone or a dispenser of
+		// a type the tasks want, some members keep exploring.
+		wantExplorers := 0
+		switch {
+		case pl.missing(w, tasks):
+			wantExplorers = max(2, len(g.members)/4)
+		case len(w.GoalCells()) < fewGoalCells:
+			wantExplorers = max(1, len(g.members)/8)
+		}
+		for _, m := range idle {
+			if explorers < wantExplorers && m.things == 0 {
+				m.job = &job{kind: jobExplore, since: pl.step}
+				explorers++
+			}
+		}
+		for _, m := range stock {
+			if explorers < wantExplorers && m.things == 0 {
+				stocked[m.job.block]--
+				m.job = &job{kind: jobExplore, since: pl.step}
+				explorers++
+			}
+		}
 		known := len(w.GoalCells()) > 0
 		for _, m := range idle {
+			if m.job != nil && m.job.kind == jobExplore && m.job.since == pl.step {
+				continue // just made an explorer
+			}
 			if !m.capable() || !known {
 				m.job = &job{kind: jobExplore, since: pl.step}
 				continue
@@ -533,6 +576,26 @@ func (pl *planner) assign(s *squad, tasks []game.Task) {
 			m.job = &job{kind: jobStock, block: typ, since: pl.step}
 		}
 	}
+}
+
+// fewGoalCells is how many goal cells a group should know before it
+// stops looking for more.
+const fewGoalCells = 20
+
+// missing reports whether the group's map lacks something the team needs:
+// a goal zone, a role zone, or a dispenser of a type an active task wants.
+func (pl *planner) missing(w *memory.Map, tasks []game.Task) bool {
+	if len(w.GoalCells()) == 0 || len(w.RoleCells()) == 0 {
+		return true
+	}
+	for _, t := range tasks {
+		for _, r := range t.Reqs {
+			if len(w.Dispensers(r.Type)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stockType chooses the block type a member should fetch and keep: the
@@ -599,6 +662,22 @@ func (pl *planner) cellsOf(g *group) map[game.Pos]bool {
 		for _, sl := range p.slots {
 			if sl.hasStand {
 				out[sl.stand] = true
+			}
+		}
+	}
+	return out
+}
+
+// structures lists the cells of the group's projects that hold (or will
+// hold) the team's blocks: nobody digs there.
+func (pl *planner) structures(g *group) []game.Pos {
+	var out []game.Pos
+	for _, p := range pl.projects {
+		if p.group == g && !p.done {
+			for k := range p.slots {
+				if p.slots[k].attached {
+					out = append(out, p.cell(k))
+				}
 			}
 		}
 	}

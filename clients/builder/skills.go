@@ -198,11 +198,23 @@ func (b *brain) looseBlockDir(typ string) (game.Dir, bool) {
 		if !ok || t.Details != typ || b.p.IsAttached(d.Offset()) {
 			continue
 		}
-		if (hasRequested && d == requested) || !b.entityNextTo(d.Offset()) {
+		if (hasRequested && d == requested) || (!b.entityNextTo(d.Offset()) && !b.blockNextTo(d.Offset())) {
 			return d, true
 		}
 	}
 	return 0, false
+}
+
+// blockNextTo reports whether another block lies next to the cell at rel:
+// a loose block there may be part of a dropped structure, which nobody
+// wants to carry.
+func (b *brain) blockNextTo(rel game.Pos) bool {
+	for _, n := range rel.Neighbours() {
+		if _, ok := b.p.Thing(n, game.KindBlock); ok && n != (game.Pos{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // entityNextTo reports whether an entity other than the agent stands next

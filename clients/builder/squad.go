@@ -51,6 +51,9 @@ type member struct {
 	brain  *brain // the agent; its fields belong to its goroutine
 	job    *job
 	want   string // the role the team wants the member in
+	// dropAll asks a submitter whose project was given up to let go of
+	// its structure.
+	dropAll bool
 	// exploring is the member's exploration target, so that teammates
 	// look elsewhere.
 	exploring exploreState

@@ -246,3 +246,45 @@ func (p *Percept) CarryLimit(step int) (int, bool) {
 	}
 	return limit, found
 }
+
+// AttachedComponent lists the attached things (Attached) connected to the
+// cells from through neighbouring attached cells, from included, the
+// agent's own cell (0,0) never: what the agent holds at from and what
+// hangs on it, as far as the percept shows. The percept does not tell
+// links apart, so a thing next to another entity (likely held by it) is
+// left out.
+func (p *Percept) AttachedComponent(from []Pos) []Pos {
+	seen := map[Pos]bool{{}: true}
+	var out []Pos
+	queue := []Pos{}
+	for _, f := range from {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+			queue = append(queue, f)
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, n := range cur.Neighbours() {
+			if !seen[n] && p.IsAttached(n) && !p.entityNextTo(n) {
+				seen[n] = true
+				out = append(out, n)
+				queue = append(queue, n)
+			}
+		}
+	}
+	return out
+}
+
+// entityNextTo reports whether an entity other than the agent stands on
+// or next to the cell.
+func (p *Percept) entityNextTo(c Pos) bool {
+	for _, t := range p.Things {
+		if t.Kind == KindEntity && t.Pos != (Pos{}) && t.Pos.Dist(c) <= 1 {
+			return true
+		}
+	}
+	return false
+}

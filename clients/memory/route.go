@@ -41,6 +41,9 @@ type Mover struct {
 	AvoidDanger bool
 	// MaxNodes bounds the search (default DefaultMaxNodes).
 	MaxNodes int
+	// Keep lists cells (map positions) never to dig: things there belong
+	// to the team (a structure being built).
+	Keep []game.Pos
 }
 
 // Target is a position to reach; with Turns >= 0 the structure must then
@@ -149,7 +152,7 @@ func (s *search) cellCost(p, from game.Pos) int {
 	case c.Held:
 		// An agent held something here; it has moved on with it.
 	case c.Terrain == Obstacle || c.Block != "":
-		if !diggable {
+		if !diggable || (c.Block != "" && slices.Contains(s.mv.Keep, p)) {
 			return -1
 		}
 		cost = s.dig
@@ -429,7 +432,7 @@ func (m *Map) Obstacles(from game.Pos, mv Mover, first Step) []game.Pos {
 	var out []game.Pos
 	for _, p := range cells {
 		c := m.cells.at(p)
-		if !own[p] && (c.Terrain == Obstacle || (c.Block != "" && !c.Held)) {
+		if !own[p] && (c.Terrain == Obstacle || (c.Block != "" && !c.Held && !slices.Contains(mv.Keep, p))) {
 			out = append(out, p)
 		}
 	}

@@ -28,6 +28,7 @@ type tournamentFlags struct {
 	monitor    string
 	launch     string
 	waitAgents time.Duration
+	linger     bool
 	ops        string
 	logs       logFlags
 	profile    profileFlags
@@ -49,6 +50,8 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ops, "ops", "", "also serve the operations endpoints alone (/healthz, /readyz, /metrics, /debug/pprof/) on a port or host:port")
 	fs.BoolVar(&f.strictConfig, "strict-config", false, "refuse a config with unknown keys (default: a warning naming the nearest known key)")
 	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
+	fs.BoolVar(&f.linger, "linger", false,
+		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
 	f.logs.register(fs)
 	f.profile.register(fs, "the server")
 }
@@ -211,6 +214,11 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	}
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
+	}
+	if err == nil && f.linger && ports.monitor != nil {
+		// Open pages keep their history and the replays stay listed.
+		fmt.Fprintf(stdout, "tournament over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", ports.monitor.URL())
+		<-ctx.Done()
 	}
 	return err
 }

@@ -20,13 +20,7 @@ const pixelAt = `((sel, px, py) => {
 // with the look the map gives it, and closing it is remembered; hovering
 // any cell says what is there.
 func TestBrowser_LegendAndHoverNameEveryKindOfCell(t *testing.T) {
-	page := openBrowser(t)
-	root := t.TempDir()
-	writeShowcase(t, root)
-	ts := startLibrary(t, root)
-
-	page.Navigate(ts.URL + "/?replay=" + showcaseFolder + "#2")
-	page.Wait(`window.massim && massim.step === 2 && massim.loaded && massim.rendered.step === 2`)
+	page, ts := openShowcase(t)
 	assertDisplayed(t, page, map[string]bool{"#legend": true, "#legend .legend-body": true})
 	kinds := []string{"obstacle", "goal", "role", "clear", "dispenser-b0", "dispenser-b1", "block-b0", "block-b1",
 		"team-A", "team-B", "deactivated", "attached", "selected"}

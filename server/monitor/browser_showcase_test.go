@@ -1,6 +1,7 @@
 package monitor_test
 
 import (
+	"net/http/httptest"
 	"strconv"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // The showcase is a small hand-made replay (20×12, steps -1 … 3) holding
@@ -97,6 +99,18 @@ func writeShowcase(t *testing.T, root string) {
 	}
 	wr.End()
 	require.NoError(t, wr.Close())
+}
+
+// openShowcase serves the showcase replay and opens it at step 2.
+func openShowcase(t *testing.T) (*browsertest.Page, *httptest.Server) {
+	t.Helper()
+	page := openBrowser(t)
+	root := t.TempDir()
+	writeShowcase(t, root)
+	ts := startLibrary(t, root)
+	page.Navigate(ts.URL + "/?replay=" + showcaseFolder + "#2")
+	page.Wait(`window.massim && massim.step === 2 && massim.loaded && massim.rendered.step === 2`)
+	return page, ts
 }
 
 // cellCentre is the page position of the centre of cell (x, y) in the map

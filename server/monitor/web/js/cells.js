@@ -89,8 +89,20 @@ export function drawClearMarker(ctx, x, y, s) {
 }
 
 // diamondPath is the staircase outline of all cells within Manhattan
-// distance r of pos.
+// distance r of pos, as the context's current path.
 export function diamondPath(ctx, pos, r, s) {
+  ctx.beginPath();
+  traceDiamond(ctx, pos, r, s);
+}
+
+// diamond2D is the same outline as a Path2D.
+export function diamond2D(pos, r, s) {
+  const p = new Path2D();
+  traceDiamond(p, pos, r, s);
+  return p;
+}
+
+function traceDiamond(path, pos, r, s) {
   const [x, y] = pos;
   const pts = [[x, y - r], [x + 1, y - r]];
   for (let i = 1; i <= r; i++) pts.push([x + i, y - r + i], [x + i + 1, y - r + i]);
@@ -101,9 +113,8 @@ export function diamondPath(ctx, pos, r, s) {
   pts.push([x - r, y]);
   for (let i = 1; i < r; i++) pts.push([x - r + i, y - i + 1], [x - r + i, y - i]);
   if (r > 0) pts.push([x, y - r + 1]);
-  ctx.beginPath();
-  pts.forEach(([px, py], i) => (i ? ctx.lineTo(px * s, py * s) : ctx.moveTo(px * s, py * s)));
-  ctx.closePath();
+  pts.forEach(([px, py], i) => (i ? path.lineTo(px * s, py * s) : path.moveTo(px * s, py * s)));
+  path.closePath();
 }
 
 function strokeDashed(ctx, colour, dash) {

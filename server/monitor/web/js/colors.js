@@ -16,6 +16,7 @@ export const colours = {
   link: '#555',
   selected: '#111',
   deactivated: '#bbb',
+  dim: 'rgba(30, 30, 40, 0.45)', // outside the selected agent's vision
 };
 
 export function teamStyle(index) {

@@ -4,7 +4,7 @@
 // zoom with the wheel or a pinch, click an agent to select it.
 
 import { colours, rgba } from './colors.js';
-import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
+import { diamond2D, drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
 
 const minScale = 1;
 const maxScale = 64;
@@ -233,7 +233,22 @@ export class MapView {
     // the eye finds the map's own extent.
     ctx.fillStyle = 'rgba(244, 241, 234, 0.35)';
     for (const [x, y] of copies) if (x !== this.primaryX() || y !== this.primaryY()) ctx.fillRect(x, y, mw, mh);
-    this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length };
+    const pov = this.pointOfView(snap, copies, w, h);
+    this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length, pov };
+  }
+
+  // pointOfView dims everything the selected agent cannot see; it returns
+  // the agent's name, or null when none is selected in this step.
+  pointOfView(snap, copies, w, h) {
+    const a = this.selected && snap.entities.find(e => e.name === this.selected);
+    if (!a) return null;
+    const path = new Path2D();
+    path.rect(0, 0, w, h);
+    const vision = diamond2D(a.pos, a.vision, this.scale);
+    for (const [x, y] of copies) path.addPath(vision, new DOMMatrix([1, 0, 0, 1, x, y]));
+    this.ctx.fillStyle = colours.dim;
+    this.ctx.fill(path, 'evenodd');
+    return a.name;
   }
 
   // paintTerrain draws obstacles and zones, one pixel per cell.

@@ -1,7 +1,10 @@
 // The side panel: step and scores, tasks with their block patterns, norms,
 // this step's violations and completions, and the selected agent.
 
-import { teamStyle, blockColour, drawShape } from './colors.js';
+import { teamStyle, drawShape } from './colors.js';
+import { drawBlock } from './cells.js';
+import { normRule, normTiming, plural, taskRule } from './words.js';
+import { renderPointOfView } from './pov.js';
 
 const $ = id => document.getElementById(id);
 
@@ -71,6 +74,7 @@ function renderAgent(app, snap) {
   row('attached', (a.attached ?? []).map(p => `(${p[0]}, ${p[1]})`).join(' ') || '–');
   if (a.events?.length) row('events', a.events.map(describeEvent).join('; '));
   box.append(dl, bar);
+  renderPointOfView(box, app.store, snap, a);
 }
 
 function describeEvent(e) {
@@ -85,37 +89,39 @@ function renderTasks(store, snap) {
   const tasks = snap?.tasks ?? [];
   if (!tasks.length) box.append(el('div', 'small', 'no active task'));
   for (const t of tasks) {
+    const rule = taskRule(t, snap.step);
     const row = el('div', 'task');
     row.append(taskPattern(store, t));
     const text = el('div');
-    text.append(el('div', '', `${t.name}: ${t.reward} points`), el('div', 'small', `until step ${t.deadline} · ${t.requirements.map(r => r.type).join(' ')}`));
+    const head = el('div');
+    head.append(el('b', '', t.name), ` · ${rule.reward}`);
+    text.append(head, el('div', '', rule.what), el('div', 'small', rule.when));
     row.append(text);
     box.append(row);
   }
 }
 
-// taskPattern draws the requirements around the submitting agent at (0, 0).
+// taskPattern draws the requirements around the submitting agent (grey) at
+// (0, 0), with the map's blocks.
 function taskPattern(store, task) {
   const cells = [[0, 0], ...task.requirements.map(r => r.pos)];
   const xs = cells.map(c => c[0]), ys = cells.map(c => c[1]);
   const x0 = Math.min(...xs), y0 = Math.min(...ys);
   const w = Math.max(...xs) - x0 + 1, h = Math.max(...ys) - y0 + 1;
-  const s = Math.max(6, Math.min(14, Math.floor(56 / Math.max(w, h))));
+  const s = Math.max(8, Math.min(20, Math.floor(80 / Math.max(w, h))));
+  const dpr = window.devicePixelRatio || 1;
   const c = document.createElement('canvas');
-  c.width = w * s + 2;
-  c.height = h * s + 2;
+  c.width = Math.round((w * s + 2) * dpr);
+  c.height = Math.round((h * s + 2) * dpr);
+  c.style.width = `${w * s + 2}px`;
+  c.style.height = `${h * s + 2}px`;
   const ctx = c.getContext('2d');
-  drawShape(ctx, 'circle', (0 - x0 + 0.5) * s + 1, (0 - y0 + 0.5) * s + 1, s);
-  ctx.fillStyle = '#555';
+  ctx.setTransform(dpr, 0, 0, dpr, 1 * dpr, 1 * dpr);
+  drawShape(ctx, 'circle', (-x0 + 0.5) * s, (-y0 + 0.5) * s, s);
+  ctx.fillStyle = '#777';
   ctx.fill();
-  for (const r of task.requirements) {
-    ctx.fillStyle = blockColour(store.blockTypes.indexOf(r.type));
-    const x = (r.pos[0] - x0) * s + 1, y = (r.pos[1] - y0) * s + 1;
-    ctx.fillRect(x + 1, y + 1, s - 2, s - 2);
-    ctx.strokeStyle = 'rgba(0,0,0,0.5)';
-    ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
-  }
-  c.title = task.requirements.map(r => `${r.type} at (${r.pos})`).join(', ');
+  for (const r of task.requirements) drawBlock(ctx, r.pos[0] - x0, r.pos[1] - y0, s, store.blockTypes.indexOf(r.type), r.type);
+  c.title = `the agent (grey) submits with ${task.requirements.map(r => `${r.type} at (${r.pos})`).join(', ')}`;
   return c;
 }
 
@@ -125,12 +131,14 @@ function renderNorms(snap) {
   const norms = snap?.norms ?? [];
   if (!norms.length) box.append(el('div', 'small', 'no norm'));
   for (const n of norms) {
-    const active = snap.step >= n.start && snap.step <= n.until;
-    const phase = active ? 'in force' : snap.step < n.start ? 'announced' : 'over';
-    const row = el('div', active ? 'norm active' : 'norm');
-    const reqs = n.requirements.map(r => `${r.type.toLowerCase()} ${r.name} ≤ ${r.quantity}`).join(', ');
-    row.append(el('div', '', `${n.name} (${n.level}): ${reqs}`),
-      el('div', 'small', `steps ${n.start}–${n.until} · punishment ${n.punishment} · ${phase}`));
+    const timing = normTiming(n, snap.step);
+    const row = el('div', timing.phase === 'in force' ? 'norm active' : 'norm');
+    row.dataset.norm = n.name;
+    const head = el('div');
+    head.append(el('b', '', n.name), ' ', el('span', `phase ${timing.phase.replace(' ', '-')}`, timing.phase));
+    const violators = (snap.violations ?? []).filter(v => v.norm === n.name).length;
+    row.append(head, el('div', 'rule', normRule(n)), el('div', 'small', timing.text));
+    if (violators) row.append(el('div', 'bad', `${plural(violators, 'agent')} punished this step`));
     box.append(row);
   }
 }

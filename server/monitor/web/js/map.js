@@ -29,6 +29,8 @@ export class MapView {
     this.selected = null;
     this.stats = { step: null, agents: 0, blocks: 0, copies: 0 };
     this.pointers = new Map();
+    this.userMoved = false; // panned or zoomed since the last fit
+    this.lastSize = null;
     this.listen();
   }
 
@@ -49,6 +51,7 @@ export class MapView {
 
   fit() {
     if (!this.static) return;
+    this.userMoved = false;
     const { w, h } = this.size();
     const g = this.static.grid;
     this.scale = clamp(Math.min(w / (g.width + 2), h / (g.height + 2)), minScale, maxScale);
@@ -98,6 +101,7 @@ export class MapView {
       e.preventDefault();
       const r = c.getBoundingClientRect();
       this.zoomAt(e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.0015));
+      this.userMoved = true;
       this.onUserMove('zoom');
     }, { passive: false });
     c.addEventListener('pointerdown', e => {
@@ -122,6 +126,7 @@ export class MapView {
         this.zoomAt(now.mx - r.left, now.my - r.top, now.d / pinch.d);
         pinch = now;
         moved += 10;
+        this.userMoved = true;
         this.onUserMove('zoom');
       } else if (this.pointers.size === 1) {
         const dx = e.clientX - last.x, dy = e.clientY - last.y;
@@ -129,7 +134,10 @@ export class MapView {
         this.ox += dx;
         this.oy += dy;
         last = { x: e.clientX, y: e.clientY };
-        if (moved >= 5) this.onUserMove('pan');
+        if (moved >= 5) {
+          this.userMoved = true;
+          this.onUserMove('pan');
+        }
       }
     });
     const up = e => {
@@ -196,6 +204,7 @@ export class MapView {
     this.selected = selected;
     const dpr = window.devicePixelRatio || 1;
     const { w, h } = this.size();
+    this.followResize(w, h);
     if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
       this.canvas.width = Math.round(w * dpr);
       this.canvas.height = Math.round(h * dpr);
@@ -235,6 +244,21 @@ export class MapView {
     for (const [x, y] of copies) if (x !== this.primaryX() || y !== this.primaryY()) ctx.fillRect(x, y, mw, mh);
     const pov = this.pointOfView(snap, copies, w, h);
     this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length, pov };
+  }
+
+  // followResize keeps the view sensible when the canvas changes size: a
+  // map nobody panned or zoomed is fitted again, otherwise the cell in the
+  // middle stays in the middle.
+  followResize(w, h) {
+    const last = this.lastSize;
+    this.lastSize = { w, h };
+    if (!last || (last.w === w && last.h === h) || !this.static) return;
+    if (!this.userMoved) {
+      this.fit();
+      return;
+    }
+    this.ox += (w - last.w) / 2;
+    this.oy += (h - last.h) / 2;
   }
 
   // pointOfView dims everything the selected agent cannot see; it returns

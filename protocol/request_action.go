@@ -71,6 +71,10 @@ func appendThing(dst []byte, t Thing) []byte {
 	dst = appendInt(dst, t.X)
 	dst = append(dst, `,"y":`...)
 	dst = appendInt(dst, t.Y)
+	if t.Type == ThingObstacle && t.Details == "" {
+		// Most things in view are obstacles: their tail is a constant.
+		return append(dst, `,"type":"obstacle","details":""}`...)
+	}
 	dst = append(dst, `,"type":`...)
 	dst = appendString(dst, t.Type)
 	dst = append(dst, `,"details":`...)

@@ -123,18 +123,29 @@ func (a *account) send(m protocol.Message) {
 	}
 }
 
+// requestEncoder is the step loop's: one buffer, and the JSON of the task
+// and norm lists that all percepts of a step share.
+type requestEncoder struct {
+	buf    []byte
+	shared protocol.SharedLists
+}
+
+// encode returns the request-action's frame (with its 0 byte) in a new slice.
+func (e *requestEncoder) encode(ra *protocol.RequestAction) []byte {
+	e.buf = append(protocol.AppendRequestActionShared(e.buf[:0], ra, &e.shared), 0)
+	return bytes.Clone(e.buf)
+}
+
 // request issues the next request-action of a step and makes it pending;
 // the step waits for the account if it is connected. The request-action is
-// encoded once, in enc (the step loop's buffer) and then in a copy that
-// stays pending (percept may be reused as soon as this returns); it goes
-// out directly when the connection is idle.
-func (a *account) request(step int, percept *protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *[]byte) {
+// encoded at once (percept may be reused as soon as this returns) and kept
+// for a reconnection; it goes out directly when the connection is idle.
+func (a *account) request(step int, percept *protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *requestEncoder) {
 	a.mu.Lock()
 	id := a.nextID
 	a.nextID++
 	ra := protocol.RequestAction{ID: id, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: *percept}
-	*enc = append(protocol.AppendRequestAction((*enc)[:0], &ra), 0)
-	frame := bytes.Clone(*enc)
+	frame := enc.encode(&ra)
 	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate}
 	s := a.session
 	if s != nil {

@@ -21,7 +21,7 @@ type simulation struct {
 	world        *scenario.World
 	participants []*account           // world.Agents() order
 	percept      protocol.StepPercept // reused for each participant's percept
-	enc          []byte               // encoding buffer of the request-actions
+	enc          requestEncoder       // of the request-actions
 	conduct      *conduct             // the participants' AgentStats
 	log          zerolog.Logger
 }

@@ -110,7 +110,7 @@ func (pl *planner) count(event string, size int) {
 
 // Planning parameters.
 const (
-	projectPatience = 70 // steps a project may go without progress
+	projectPatience = 50 // steps a project may go without progress
 	perTaskProjects = 3  // projects at most per task and group (one-block tasks: more)
 	stockPerType    = 3  // members waiting with blocks of one type, per group
 	// costPerCell estimates the steps per cell of a trip through a cave

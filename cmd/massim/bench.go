@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/massim-go/massim/config"
@@ -181,7 +182,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 	}
 	defer m.stop()
 	pid := m.cmd.Process.Pid
-	ph := phaseClock{pid: pid, last: began}
+	ph := phaseClock{m: m, pid: pid, last: began}
 	steps := []struct {
 		name string
 		wait func() error
@@ -230,6 +231,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 // phaseClock cuts a run into phases by reading the server's CPU time at
 // each boundary.
 type phaseClock struct {
+	m    *benchMatch
 	pid  int
 	last time.Time
 	sum  cpuTime // CPU of the phases so far
@@ -238,7 +240,21 @@ type phaseClock struct {
 func (c *phaseClock) mark(name string, r *benchReport) error {
 	cpu, err := processCPU(c.pid)
 	if err != nil {
-		return err
+		// The server may have ended (and been reaped) just now: then its
+		// final usage closes the phase.
+		select {
+		case <-c.m.exited:
+			if c.m.waitErr != nil {
+				return fmt.Errorf("bench: server failed: %w", c.m.waitErr)
+			}
+			usage, ok := c.m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				return err
+			}
+			cpu = rusageCPU(usage)
+		default:
+			return err
+		}
 	}
 	now := time.Now()
 	d := cpu.sub(c.sum)

@@ -359,6 +359,7 @@ function render() {
     follow: app.follow,
     loaded: !!shown && shown.step === app.step,
     gap: gap ? gap.error : null,
+    firstFrameMs: app.firstFrameMs ?? (app.firstFrameMs = shown ? performance.now() : undefined),
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,

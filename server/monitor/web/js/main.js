@@ -110,6 +110,7 @@ async function openReplay(id, step) {
     $('sim-name').textContent = `replay ${id}: ${e.message}`;
     return;
   }
+  store.get(Math.max(-1, Math.min(store.last, step ?? -1))); // its segment is on its way before the first draw
   setStore(store);
   setState('replay');
   seek(step ?? -1);

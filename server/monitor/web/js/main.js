@@ -12,6 +12,7 @@ import { AdminControls } from './admin.js';
 import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
 import { renderBanner } from './banner.js';
 import { Legend } from './legend.js';
+import { StatsWalk, renderStats } from './stats.js';
 
 const $ = id => document.getElementById(id);
 
@@ -134,7 +135,10 @@ function setStore(store) {
   app.store = store;
   map.setStatic(store.static, store.teams, store.blockTypes);
   legend.show(store.teams, store.blockTypes);
-  if (!sameSim) app.shown = null;
+  if (!sameSim) {
+    app.shown = null;
+    app.stats = new StatsWalk(store);
+  }
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
   redraw();
 }
@@ -312,6 +316,8 @@ function render() {
   }
   map.draw(shown, app.selected);
   renderPanel(app, shown);
+  if (app.stats.advance()) redraw(); // more steps counted: show them
+  renderStats($('stats'), store, app.stats, app.step ?? -1);
   renderBannerCard(store, shown);
   chart.draw(store, app.step);
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
@@ -340,6 +346,7 @@ function render() {
     scoresKnown: store.scores.size,
     chart: { ...chart.stats },
     legend: $('legend').open,
+    statsUpTo: app.stats.at(app.step ?? -1).upTo,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
     waiting: !$('waiting').hidden,

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server"
 )
 
@@ -64,6 +66,14 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	progress := newProgress(stdout, nil, len(cfg.Match))
+	// Each demo is a fresh tournament in a folder of its own, so an
+	// interrupted demo never blocks the next one; its replay goes there too.
+	if *dir == "" {
+		if *dir, err = os.MkdirTemp("", "massim-demo-"); err != nil {
+			return fmt.Errorf("demo results folder: %w", err)
+		}
+	}
+	cfg.Server.ReplayPath = filepath.Join(*dir, "replays")
 	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
 		return err
@@ -86,13 +96,6 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 				log.Error().Err(err).Msg("monitor stopped")
 			}
 		}()
-	}
-	// Each demo is a fresh tournament in a folder of its own, so an
-	// interrupted demo never blocks the next one.
-	if *dir == "" {
-		if *dir, err = os.MkdirTemp("", "massim-demo-"); err != nil {
-			return fmt.Errorf("demo results folder: %w", err)
-		}
 	}
 	srv := server.New(cfg, log, server.Options{
 		Dir: *dir, Listen: "127.0.0.1:0", Observers: append([]server.Observer{progress}, spec.observers...),
@@ -134,6 +137,10 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	wg.Wait()
 	progress.finish()
 	printSummary(stdout, summary)
+	spec.finishReplays()
+	if files, _ := filepath.Glob(filepath.Join(cfg.Server.ReplayPath, "*"+compact.Extension)); len(files) > 0 {
+		fmt.Fprintf(stdout, "replay: massim replay %s\n", files[len(files)-1])
+	}
 	if errors.Is(runErr, server.ErrInterrupted) {
 		return &exitError{code: 3, err: runErr}
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,12 +15,22 @@ import (
 
 func TestDemo_PlaysTheEmbeddedMatchAndExitsZero(t *testing.T) {
 	t.Chdir(t.TempDir()) // the demo config writes its result file relative to the working directory
+	dir := t.TempDir()
 	var out, errOut bytes.Buffer
-	code := run([]string{"demo", "-monitor", "off"}, &out, &errOut)
+	code := run([]string{"demo", "-monitor", "off", "-dir", dir}, &out, &errOut)
 	require.Equal(t, 0, code, "stderr: %s", errOut.String())
 	assert.Contains(t, out.String(), "step  199/199")
 	assert.Contains(t, out.String(), "_A_B:")
 	assert.Contains(t, out.String(), "results: ")
+
+	// The demo's replay is in its folder, with the command that opens it;
+	// it proves itself.
+	m := regexp.MustCompile(`replay: massim replay (\S+\.mreplay)`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	assert.True(t, strings.HasPrefix(m[1], filepath.Join(dir, "replays")+string(filepath.Separator)), m[1])
+	out.Reset()
+	require.Equal(t, 0, run([]string{"replay", "verify", m[1]}, &out, &errOut), "%s%s", out.String(), errOut.String())
+	assert.Contains(t, out.String(), "all 201 steps")
 }
 
 func TestServe_BrokenConfigNamesFileAndKey(t *testing.T) {

@@ -35,8 +35,8 @@ type spectators struct {
 // once the server is sure to start.
 func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectators, error) {
 	s := &spectators{log: log, replayPath: cfg.Server.ReplayPath, live: live}
+	var sinks []stream.Sink
 	if path := cfg.Server.ReplayPath; path != "" {
-		var sinks []stream.Sink
 		format := cfg.Server.ReplayFormat
 		if format != config.ReplayOfficial {
 			sinks = append(sinks, stream.NewCompactFiles(path, compact.WriterOptions{}, log))
@@ -44,13 +44,17 @@ func newSpectators(cfg *config.Config, live bool, log zerolog.Logger) (*spectato
 		if format == config.ReplayOfficial || format == config.ReplayBoth {
 			sinks = append(sinks, stream.NewOfficialFolders(path, log))
 		}
-		s.stream = stream.New(stream.Options{Log: log}, sinks...)
-		s.observers = append(s.observers, s.stream)
 		log.Info().Str("path", path).Str("format", format).Msg("writing replays")
 	}
 	if live {
 		s.hub = monitor.NewHub(monitor.Options{Log: log})
-		s.observers = append(s.observers, s.hub)
+		sinks = append(sinks, s.hub.Sink())
+	}
+	if len(sinks) > 0 {
+		// One stream: every step is encoded once for the replays and the
+		// monitor (which also gets the tournament's status through it).
+		s.stream = stream.New(stream.Options{Log: log}, sinks...)
+		s.observers = append(s.observers, s.stream)
 	}
 	return s, nil
 }
@@ -87,15 +91,22 @@ func (s *spectators) mount(mux *http.ServeMux) {
 	monitor.Mount(mux, monitor.Routes{Hub: s.hub, Replays: s.library})
 }
 
-// close stops the hub and finishes the replays; replay write errors are
+// close finishes the replays, then stops the hub; replay write errors are
 // logged (the tournament's results stand without them).
 func (s *spectators) close() {
+	s.finishReplays()
 	if s.hub != nil {
 		s.hub.Close()
 	}
+}
+
+// finishReplays writes everything still queued and closes the replay
+// files; the monitor stays up (with its history) until close.
+func (s *spectators) finishReplays() {
 	if s.stream != nil {
 		if err := s.stream.Close(); err != nil {
 			s.log.Error().Err(err).Msg("replays are incomplete")
 		}
+		s.stream = nil
 	}
 }

@@ -57,7 +57,7 @@ func Open(path string) (*Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compact: %w", err)
 	}
-	r, err := Parse(data)
+	r, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("compact: %s: %w", path, err)
 	}
@@ -70,6 +70,14 @@ func IsReplay(data []byte) bool { return bytes.HasPrefix(data, []byte(Magic)) }
 
 // Parse indexes a replay held in memory (data is kept, not copied).
 func Parse(data []byte) (*Replay, error) {
+	r, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("compact: %w", err)
+	}
+	return r, nil
+}
+
+func parse(data []byte) (*Replay, error) {
 	if !IsReplay(data) || len(data) < fileHeaderSize {
 		return nil, errors.New("not a compact replay (no MASSIMRP header)")
 	}

@@ -76,7 +76,7 @@ func copySteps(r *replays.Replay, w *compact.Writer, st *Stats) error {
 			return err
 		}
 		st.In += int64(len(data))
-		steps, err := parseGroup(data)
+		steps, err := ParseGroup(data)
 		if err != nil {
 			continue // a damaged group: its steps are missing
 		}
@@ -88,7 +88,7 @@ func copySteps(r *replays.Replay, w *compact.Writer, st *Stats) error {
 				st.Missing += snap.Step - next
 				enc.Reset()
 			}
-			canonical(snap)
+			Canonical(snap)
 			var key bool
 			buf, key, _ = enc.Encode(buf[:0], snap, nil) // no answers: the actions as the snapshot shows them
 			if err := w.Add(snap.Step, key, buf, snap.Scores); err != nil {
@@ -104,8 +104,8 @@ func copySteps(r *replays.Replay, w *compact.Writer, st *Stats) error {
 	return nil
 }
 
-// parseGroup decodes a group file's snapshots, in step order.
-func parseGroup(data []byte) ([]*scenario.Snapshot, error) {
+// ParseGroup decodes an official group file's snapshots, in step order.
+func ParseGroup(data []byte) ([]*scenario.Snapshot, error) {
 	var raw map[string]*scenario.Snapshot
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, err
@@ -120,10 +120,10 @@ func parseGroup(data []byte) ([]*scenario.Snapshot, error) {
 	return out, nil
 }
 
-// canonical puts an official snapshot's lists into our order: entities by
+// Canonical puts an official snapshot's lists into our order: entities by
 // id (the official server writes them in hash order); the encoder sorts
 // things by id itself. Empty lists become empty, not absent.
-func canonical(s *scenario.Snapshot) {
+func Canonical(s *scenario.Snapshot) {
 	slices.SortStableFunc(s.Entities, func(a, b scenario.EntitySnapshot) int { return a.ID - b.ID })
 	for i := range s.Entities {
 		if s.Entities[i].ActionParams == nil {

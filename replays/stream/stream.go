@@ -37,7 +37,8 @@ type Stream struct {
 	sinks []Sink
 	jobs  chan job
 	done  chan struct{}
-	close sync.Once
+	mu    sync.RWMutex // held for reading while handing off, for writing to close
+	shut  bool
 	errs  []error
 
 	answers []server.Answer // of the step about to be reported (step loop only)
@@ -63,7 +64,18 @@ type job struct {
 var (
 	_ server.Observer       = (*Stream)(nil)
 	_ server.ActionRecorder = (*Stream)(nil)
+	_ server.StatusObserver = (*Stream)(nil)
 )
+
+// TournamentStatusChanged implements server.StatusObserver: sinks that
+// want the tournament's status (the monitor) get it at once; it never blocks.
+func (s *Stream) TournamentStatusChanged(st server.TournamentStatus) {
+	for _, k := range s.sinks {
+		if o, ok := k.(server.StatusObserver); ok {
+			o.TournamentStatusChanged(st)
+		}
+	}
+}
 
 // New starts a stream feeding sinks; Close stops it.
 func New(opts Options, sinks ...Sink) *Stream {
@@ -98,14 +110,25 @@ func (s *Stream) SimulationEnded(info server.SimInfo, result server.SimResult) {
 }
 
 // Close finishes the current simulation (cut short if it did not end),
-// closes the sinks and returns their errors.
+// closes the sinks and returns their errors. Later observer calls are
+// ignored.
 func (s *Stream) Close() error {
-	s.close.Do(func() { close(s.jobs) })
+	s.mu.Lock()
+	if !s.shut {
+		s.shut = true
+		close(s.jobs)
+	}
+	s.mu.Unlock()
 	<-s.done
 	return errors.Join(s.errs...)
 }
 
 func (s *Stream) hand(j job) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.shut {
+		return
+	}
 	select {
 	case s.jobs <- j:
 		return

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/replays/internal/matchtest"
 )
 
 // play records a simulation of 2 × 4 agents through a stream into dir.

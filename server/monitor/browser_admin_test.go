@@ -19,12 +19,14 @@ import (
 func TestBrowser_OrganizerPausesStepsAndContinuesFromThePage(t *testing.T) {
 	page := openBrowser(t)
 	hub := monitor.NewHub(monitor.Options{})
-	srv := liveMatch(t, 5000, 30*time.Millisecond, hub)
+	obs := hub.Observer()
+	srv := liveMatch(t, 5000, 30*time.Millisecond, obs)
 	mux := http.NewServeMux()
 	monitor.Mount(mux, monitor.Routes{Hub: hub})
 	admin.Mount(mux, admin.New(srv.Control(), "s3cret", zerolog.Nop()))
 	ts := httptest.NewServer(mux)
 	t.Cleanup(func() {
+		_ = obs.Close()
 		hub.Close()
 		ts.Close()
 	})

@@ -139,11 +139,13 @@ func joinAgents(t *testing.T, srv *server.Server, tm config.Team, first, last in
 
 type scenarioAction = scenario.Action
 
-// demoWorld is the world of the embedded demo config at step -1.
-func demoWorld(t *testing.T) *scenario.World {
+// demoWorld is the world of the embedded demo config at step -1, with
+// steps steps.
+func demoWorld(t *testing.T, steps int) *scenario.World {
 	t.Helper()
 	cfg, err := config.Demo()
 	require.NoError(t, err)
+	cfg.Match[0].Steps = steps
 	params, err := server.WorldParams(cfg, cfg.Match[0], time.UnixMilli(946728000000))
 	require.NoError(t, err)
 	teams := make([]scenario.Team, len(cfg.Teams))

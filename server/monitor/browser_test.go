@@ -1,6 +1,7 @@
 package monitor_test
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -9,10 +10,13 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp/kb"
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/replays"
+	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/stream"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
 )
 
@@ -86,7 +90,7 @@ func TestBrowser_LivePageShowsTheMatchAndRewinds(t *testing.T) {
 func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 	page := openBrowser(t)
 	root := t.TempDir()
-	writeReplay(t, root, "2000-01-01-12-00-00-946728000000_A_B", 60)
+	ours := filepath.Base(writeCompactReplay(t, root, 60))
 	copyDir(t, "../../replays/testdata/official/2000-01-01-12-00-00-946728000000_Alpha_Beta", filepath.Join(root, "official"))
 	ts := startLibrary(t, root)
 
@@ -94,7 +98,7 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 	page.Wait(`document.querySelectorAll(".lib-item").length === 2`)
 	assertDisplayed(t, page, map[string]bool{"#library": true, "#admin": false, "#btn-admin": false})
 
-	page.Navigate(ts.URL + "/?replay=2000-01-01-12-00-00-946728000000_A_B")
+	page.Navigate(ts.URL + "/?replay=" + ours)
 	page.Wait(`window.massim && massim.mode === "replay" && massim.step === -1 && massim.loaded && massim.rendered.agents === 20`)
 	assertDisplayed(t, page, map[string]bool{"#map": true, "#admin": false, "#btn-admin": false, "#t-live": false,
 		"#library": false, "#status-view": false})
@@ -120,7 +124,7 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 	page.Screenshot("monitor-replay.png")
 
 	// A link with a step opens that moment.
-	page.Navigate(ts.URL + "/?replay=2000-01-01-12-00-00-946728000000_A_B#17")
+	page.Navigate(ts.URL + "/?replay=" + ours + "#17")
 	page.Wait(`window.massim && massim.step === 17 && massim.loaded && massim.rendered.step === 17`)
 
 	// The official layout (other key order, teams Alpha and Beta).
@@ -132,12 +136,16 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
 
-// writeReplay writes steps steps of the demo world with random moves.
-func writeReplay(t *testing.T, root, folder string, steps int) {
+// writeCompactReplay writes a compact replay of steps steps of the demo
+// world with random moves, through a stream as the server writes it, and
+// returns its path.
+func writeCompactReplay(t *testing.T, root string, steps int) string {
 	t.Helper()
-	w := demoWorld(t)
-	wr := replays.NewWriter(root, replays.WriterOptions{NoSync: true})
-	wr.Start(folder, w.Static("946728000000_A_B"), w.Snapshot())
+	w := demoWorld(t, steps)
+	info := server.SimInfo{Name: "946728000000_A_B", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.Local),
+		Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
+	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, compact.WriterOptions{NoSync: true}, zerolog.Nop()))
+	st.SimulationStarted(info, w.Static(info.Name), w.Snapshot())
 	rng := rand.New(rand.NewPCG(5, 6))
 	dirs := []string{"n", "s", "e", "w"}
 	for range steps {
@@ -147,10 +155,11 @@ func writeReplay(t *testing.T, root, folder string, steps int) {
 			actions[a] = scenarioAction{Name: "move", Params: []string{dirs[rng.IntN(4)]}}
 		}
 		require.NoError(t, w.Execute(actions))
-		wr.Step(w.Snapshot())
+		st.StepDone(info, w.Snapshot())
 	}
-	wr.End()
-	require.NoError(t, wr.Close())
+	st.SimulationEnded(info, server.SimResult{})
+	require.NoError(t, st.Close())
+	return stream.CompactPath(root, info)
 }
 
 func copyDir(t *testing.T, from, to string) {
@@ -163,4 +172,51 @@ func copyDir(t *testing.T, from, to string) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(to, e.Name()), data, 0o644))
 	}
+}
+
+// TestBrowser_DamagedCompactReplayShowsTheGapAndPlaysOn opens a compact
+// replay with a damaged chunk: the page names the damage where it is, the
+// steps after it are shown, and what the page decodes (codec.js) equals
+// what the server's decoder reads.
+func TestBrowser_DamagedCompactReplayShowsTheGapAndPlaysOn(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 250)
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	want, err := r.Step(210)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, c := range r.Chunks {
+		if c.First == 120 {
+			data[c.Offset+40] ^= 0xff
+		}
+	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	ts := startLibrary(t, root)
+	id := filepath.Base(path)
+
+	page.Navigate(ts.URL + "/?library")
+	page.Wait(`document.querySelectorAll(".lib-item").length === 1`)
+	item := page.Text(`document.querySelector(".lib-item").textContent`)
+	assert.Contains(t, item, "damaged")
+	assert.Contains(t, item, "A vs B")
+
+	page.Navigate(ts.URL + "/?replay=" + id + "#150")
+	page.Wait(`window.massim && massim.step === 150 && massim.gap !== null`)
+	assertDisplayed(t, page, map[string]bool{"#gap": true})
+	gap := page.Text(`document.getElementById("gap").textContent`)
+	assert.Contains(t, gap, "Steps 120–199 cannot be shown")
+	assert.Contains(t, gap, "checksum")
+
+	page.Navigate(ts.URL + "/?replay=" + id + "#210")
+	page.Wait(`window.massim && massim.step === 210 && massim.loaded && massim.gap === null`)
+	assertDisplayed(t, page, map[string]bool{"#gap": false})
+	var got string
+	page.Eval(`JSON.stringify(massim.snapshot)`, &got)
+	b, err := json.Marshal(want.Snapshot)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(b), got, "codec.js decodes what the Go decoder decodes")
+	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

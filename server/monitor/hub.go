@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"sync"
 	"sync/atomic"
@@ -9,15 +10,17 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/rs/zerolog"
 
-	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/server"
 )
 
 // Options tune a Hub. Zero values mean the defaults.
 type Options struct {
 	Log zerolog.Logger
-	// ViewerQueue is the number of frames a monitor viewer may have pending
-	// before its oldest are dropped (default 16). Status viewers keep 1.
+	// ViewerQueue is the number of frames a viewer may have pending before
+	// it falls behind (default 16). A /live/frames viewer that falls behind
+	// loses its pending changes and gets a keyframe instead; a /live/monitor
+	// viewer loses its oldest snapshots. Status viewers keep 1.
 	ViewerQueue int
 	// MaxLag is the number of frames a viewer may lose in a row, without
 	// completing a single write, before it is disconnected (default 64).
@@ -27,16 +30,15 @@ type Options struct {
 	// PingEvery is the keep-alive interval (default 30s); a viewer silent
 	// for 2.5 intervals is disconnected.
 	PingEvery time.Duration
-	// Inbox is the number of observer events queued for the hub goroutine
-	// (default 512). When it is full a step is left out of the live feed and
-	// the history (logged); set-up and end events are never dropped.
+	// Inbox is the number of steps queued for the hub goroutine (default
+	// 512); when it is full the stream waits (the hub's work per step is
+	// small and never waits for a viewer).
 	Inbox int
-	// FrameInterval is the shortest time between two snapshots sent live
-	// (default 20ms, i.e. at most 50 per second; negative: every step at
-	// once). A match faster than that is coalesced: viewers get the newest
-	// snapshot at each tick, the history keeps every step. No browser draws
-	// faster, and 100 viewers of an unpaced match would otherwise cost the
-	// step loop CPU it needs.
+	// FrameInterval is the shortest time between two messages sent live
+	// (default 20ms, at most 50 per second; negative: every step at once).
+	// A faster match is batched: the changes of several steps go out in
+	// one message, and /live/monitor viewers get the newest snapshot. The
+	// history keeps every step.
 	FrameInterval time.Duration
 }
 
@@ -61,8 +63,9 @@ func (o *Options) defaults() {
 	}
 }
 
-// Hub is the live monitor: a server.Observer feeding websocket viewers and
-// the history of the running simulation.
+// Hub is the live monitor: a sink of the replay stream (it gets every step
+// already encoded) feeding websocket viewers and the history of the running
+// simulation.
 type Hub struct {
 	opts    Options
 	log     zerolog.Logger
@@ -76,28 +79,24 @@ type Hub struct {
 	// tournament holds the newest tournament status (see tournament.go).
 	tournament tournamentSlot
 
-	viewers atomic.Int64 // connected viewers of both feeds
-	dropped atomic.Int64 // steps left out because the inbox was full
+	viewers atomic.Int64 // connected viewers of all feeds
 }
-
-var _ server.Observer = (*Hub)(nil)
 
 type eventKind uint8
 
 const (
-	evStart eventKind = iota
+	evBegin eventKind = iota
 	evStep
 	evEnd
 )
 
 type event struct {
-	kind   eventKind
-	info   server.SimInfo
-	static scenario.Static
-	snap   *scenario.Snapshot
+	kind  eventKind
+	sim   *stream.Sim
+	frame *stream.Frame
 }
 
-// NewHub starts a hub; Close stops it.
+// NewHub starts a hub; Close stops it. Feed it through Sink (or Observer).
 func NewHub(opts Options) *Hub {
 	opts.defaults()
 	h := &Hub{opts: opts, log: opts.Log,
@@ -117,37 +116,25 @@ func (h *Hub) Close() {
 // Viewers is the number of connected viewers.
 func (h *Hub) Viewers() int { return int(h.viewers.Load()) }
 
-// SimulationStarted implements server.Observer.
-func (h *Hub) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
-	h.post(event{kind: evStart, info: info, static: static, snap: initial}, true)
-}
+// Sink is the hub as a sink of a replay stream.
+func (h *Hub) Sink() stream.Sink { return hubSink{h} }
 
-// StepDone implements server.Observer.
-func (h *Hub) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
-	h.post(event{kind: evStep, info: info, snap: snap}, false)
-}
+// Observer is a stream feeding only this hub, for a server that writes no
+// replays; close it before the hub.
+func (h *Hub) Observer() *stream.Stream { return stream.New(stream.Options{Log: h.log}, h.Sink()) }
 
-// SimulationEnded implements server.Observer.
-func (h *Hub) SimulationEnded(info server.SimInfo, _ server.SimResult) {
-	h.post(event{kind: evEnd, info: info}, true)
-}
+type hubSink struct{ h *Hub }
 
-// post hands an event to the hub goroutine. Steps are dropped rather than
-// block the step loop; the rare set-up and end events wait for room.
-func (h *Hub) post(e event, mustArrive bool) {
-	select {
-	case h.inbox <- e:
-		return
-	case <-h.quit:
-		return
-	default:
-	}
-	if !mustArrive {
-		if h.dropped.Add(1) == 1 || h.dropped.Load()%100 == 0 {
-			h.log.Warn().Int64("dropped", h.dropped.Load()).Msg("monitor hub is behind; steps left out of the live feed")
-		}
-		return
-	}
+func (s hubSink) Begin(sim *stream.Sim)                    { s.h.post(event{kind: evBegin, sim: sim}) }
+func (s hubSink) Step(f *stream.Frame)                     { s.h.post(event{kind: evStep, frame: f}) }
+func (s hubSink) End(sim *stream.Sim, _ *server.SimResult) { s.h.post(event{kind: evEnd, sim: sim}) }
+func (s hubSink) Close() error                             { return nil }
+
+// TournamentStatusChanged passes the tournament's status on to the hub.
+func (s hubSink) TournamentStatusChanged(st server.TournamentStatus) { s.h.TournamentStatusChanged(st) }
+
+// post hands an event to the hub goroutine.
+func (h *Hub) post(e event) {
 	select {
 	case h.inbox <- e:
 	case <-h.quit:
@@ -156,71 +143,87 @@ func (h *Hub) post(e event, mustArrive bool) {
 
 // hubState is owned by the hub goroutine.
 type hubState struct {
-	monitor    map[*viewer]struct{}
-	status     map[*viewer]struct{}
-	tournament map[*viewer]struct{}
-	lastStatic *frame // last sent of each feed (what a new viewer gets)
-	lastSnap   *frame
-	lastStatus *frame
-	steps      int
-	sim        string
+	frames     map[*viewer]struct{} // /live/frames
+	monitor    map[*viewer]struct{} // /live/monitor
+	status     map[*viewer]struct{} // /live/status
+	tournament map[*viewer]struct{} // /live/tournament
 
-	// Coalescing (Options.FrameInterval): the newest unsent documents.
-	pendingSnap   []byte
-	pendingStatus []byte
-	lastSent      time.Time
-	tick          *time.Timer
-	ticking       bool
+	sim    *stream.Sim
+	latest *stream.Frame // the newest step
+	meta   *frame        // the running simulation's meta message (/live/frames)
+	static *frame        // its official static world (/live/monitor)
+
+	// Sent last on each feed, for viewers who join.
+	lastJSON   *frame
+	lastStatus *frame
+
+	// Coalescing (Options.FrameInterval).
+	pending  []byte // records not sent yet, each with its length
+	unsent   bool   // latest has not gone to /live/monitor and /live/status
+	lastSent time.Time
+	tick     *time.Timer
+	ticking  bool
 }
 
 func (h *Hub) run() {
 	defer close(h.done)
-	st := &hubState{monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{}, tournament: map[*viewer]struct{}{},
-		tick: time.NewTimer(time.Hour)}
+	st := &hubState{frames: map[*viewer]struct{}{}, monitor: map[*viewer]struct{}{}, status: map[*viewer]struct{}{},
+		tournament: map[*viewer]struct{}{}, tick: time.NewTimer(time.Hour)}
 	st.tick.Stop()
 	defer st.tick.Stop()
+	count := func() { h.viewers.Store(int64(len(st.frames) + len(st.monitor) + len(st.status) + len(st.tournament))) }
 	for {
 		select {
 		case <-st.tick.C:
 			st.ticking = false
 			h.flush(st)
-			h.countViewers(st)
 		case <-h.quit:
-			for v := range st.monitor {
-				v.close()
-			}
-			for v := range st.status {
-				v.close()
-			}
-			for v := range st.tournament {
-				v.close()
+			for _, set := range []map[*viewer]struct{}{st.frames, st.monitor, st.status, st.tournament} {
+				for v := range set {
+					v.close()
+				}
 			}
 			return
 		case v := <-h.joins:
 			h.join(st, v)
 		case v := <-h.leaves:
+			delete(st.frames, v)
 			delete(st.monitor, v)
 			delete(st.status, v)
 			delete(st.tournament, v)
-			h.countViewers(st)
 		case <-h.tournament.wake:
 			h.sendTournament(st)
 		case e := <-h.inbox:
 			h.handle(st, e)
-			h.countViewers(st)
 		}
+		count()
 	}
 }
 
-// join sends a new viewer the latest documents (docs/replays.md, "/live/monitor", docs/replays.md, "/live/status").
+// join brings a new viewer up to date: /live/frames gets the meta message
+// and a keyframe of the newest step (then the changes from there on), the
+// official feeds their latest documents (docs/replays.md, "Live feeds").
 func (h *Hub) join(st *hubState, v *viewer) {
 	switch v.feed {
-	case feedMonitor:
-		if st.lastStatic != nil {
-			v.push(*st.lastStatic)
+	case feedFrames:
+		if st.meta != nil {
+			v.push(*st.meta)
 		}
-		if st.lastSnap != nil {
-			v.push(*st.lastSnap)
+		if st.latest != nil {
+			v.push(h.keyFrame(st))
+		}
+		st.frames[v] = struct{}{}
+	case feedMonitor:
+		if st.static != nil {
+			v.push(*st.static)
+		}
+		if st.latest != nil {
+			if st.lastJSON == nil || st.unsent {
+				st.lastJSON = h.prepare(st.latest.JSON(), websocket.TextMessage, false)
+			}
+			if st.lastJSON != nil {
+				v.push(*st.lastJSON)
+			}
 		}
 		st.monitor[v] = struct{}{}
 	case feedStatus:
@@ -231,93 +234,137 @@ func (h *Hub) join(st *hubState, v *viewer) {
 	case feedTournament:
 		h.joinTournament(st, v)
 	}
-	h.countViewers(st)
-}
-
-func (h *Hub) countViewers(st *hubState) {
-	h.viewers.Store(int64(len(st.monitor) + len(st.status) + len(st.tournament)))
 }
 
 func (h *Hub) handle(st *hubState, e event) {
 	switch e.kind {
-	case evStart:
-		static, err := json.Marshal(e.static)
+	case evBegin:
+		h.flush(st) // the end of the previous simulation first
+		st.sim, st.latest, st.lastJSON, st.lastStatus = e.sim, nil, nil, nil
+		meta, err := json.Marshal(liveMeta(e.sim))
 		if err != nil {
-			h.log.Error().Err(err).Msg("monitor: encode static world")
+			h.log.Error().Err(err).Msg("monitor: encode the simulation's meta message")
 			return
 		}
-		h.flush(st) // the end of the previous simulation first
-		st.sim, st.steps = e.info.Name, e.static.Steps
-		st.lastSnap = nil
-		st.lastStatic = h.broadcast(st.monitor, static, true)
-		h.history.start(e.static, static)
-		h.addSnapshot(st, e.snap, false)
+		st.meta = h.prepare(append([]byte{'M'}, meta...), websocket.BinaryMessage, true)
+		st.static = h.prepare(staticDoc(e.sim.Static), websocket.TextMessage, true)
+		h.broadcast(st, st.frames, st.meta)
+		h.broadcast(st, st.monitor, st.static)
+		h.history.start(e.sim)
 	case evStep:
-		h.addSnapshot(st, e.snap, true)
-	case evEnd:
+		f := e.frame
+		if st.sim == nil || f.Sim != st.sim {
+			return
+		}
+		h.history.add(f)
+		st.latest, st.unsent = f, true
+		st.pending = binary.AppendUvarint(st.pending, uint64(len(f.Record)))
+		st.pending = append(st.pending, f.Record...)
+		if f.Step < 0 || h.opts.FrameInterval < 0 {
+			h.flush(st) // the initial step goes out with its simulation
+			return
+		}
+		if wait := h.opts.FrameInterval - time.Since(st.lastSent); wait > 0 {
+			if !st.ticking {
+				st.tick.Reset(wait)
+				st.ticking = true
+			}
+			return
+		}
 		h.flush(st)
-		h.history.finish()
+	case evEnd:
+		if e.sim == st.sim {
+			h.flush(st)
+			h.history.finish()
+		}
 	}
 }
 
-func (h *Hub) addSnapshot(st *hubState, snap *scenario.Snapshot, withStatus bool) {
-	data, err := json.Marshal(snap)
-	if err != nil {
-		h.log.Error().Err(err).Int("step", snap.Step).Msg("monitor: encode snapshot")
-		return
-	}
-	h.history.add(snap, data)
-	st.pendingSnap = data
-	if withStatus {
-		status, err := json.Marshal(statusOf(st.sim, st.steps, snap))
-		if err != nil {
-			h.log.Error().Err(err).Msg("monitor: encode status")
-		} else {
-			st.pendingStatus = status
-		}
-	}
-	if !withStatus || h.opts.FrameInterval < 0 {
-		h.flush(st) // the initial snapshot goes out with its static world
-		return
-	}
-	if wait := h.opts.FrameInterval - time.Since(st.lastSent); wait > 0 {
-		if !st.ticking {
-			st.tick.Reset(wait)
-			st.ticking = true
-		}
-		return
-	}
-	h.flush(st)
-}
-
-// flush sends the pending documents.
+// flush sends what is pending: the changes to /live/frames viewers (a
+// keyframe to those that fell behind), the newest snapshot to /live/monitor
+// and the newest status to /live/status, each encoded once and only when
+// someone watches.
 func (h *Hub) flush(st *hubState) {
-	if st.pendingSnap != nil {
-		st.lastSnap = h.broadcast(st.monitor, st.pendingSnap, false)
-		st.pendingSnap = nil
+	if len(st.pending) > 0 {
+		msg := h.prepare(append([]byte{'R'}, st.pending...), websocket.BinaryMessage, false)
+		st.pending = st.pending[:0]
+		var key *frame
+		for v := range st.frames {
+			if v.behind() {
+				if key == nil {
+					k := h.keyFrame(st)
+					key = &k
+				}
+				h.deliver(st.frames, v, *key)
+				continue
+			}
+			h.deliver(st.frames, v, *msg)
+		}
 		st.lastSent = time.Now()
 	}
-	if st.pendingStatus != nil {
-		st.lastStatus = h.broadcast(st.status, st.pendingStatus, false)
-		st.pendingStatus = nil
+	if st.unsent && st.latest != nil {
+		st.unsent = false
+		st.lastJSON = nil
+		if len(st.monitor) > 0 {
+			st.lastJSON = h.prepare(st.latest.JSON(), websocket.TextMessage, false)
+			h.broadcast(st, st.monitor, st.lastJSON)
+		}
+		if st.latest.Step >= 0 {
+			if doc, err := json.Marshal(statusOf(st.sim.Info.Name, st.sim.Static.Steps, st.latest.Snapshot)); err == nil {
+				st.lastStatus = h.prepare(doc, websocket.TextMessage, false)
+				h.broadcast(st, st.status, st.lastStatus)
+			}
+		}
 	}
 }
 
-// broadcast prepares data once and queues it for every viewer; viewers that
-// made no progress for MaxLag frames are disconnected.
-func (h *Hub) broadcast(viewers map[*viewer]struct{}, data []byte, static bool) *frame {
-	msg, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
-	if err != nil { // only fails for compression, which is off
+// keyFrame is the message that brings a viewer to the newest step.
+func (h *Hub) keyFrame(st *hubState) frame {
+	rec := st.latest.KeyRecord()
+	b := binary.AppendUvarint([]byte{'R'}, uint64(len(rec)))
+	f := h.prepare(append(b, rec...), websocket.BinaryMessage, false)
+	f.key = true
+	return *f
+}
+
+func (h *Hub) prepare(data []byte, kind int, static bool) *frame {
+	msg, err := websocket.NewPreparedMessage(kind, data)
+	if err != nil {
 		h.log.Error().Err(err).Msg("monitor: prepare frame")
 		return nil
 	}
-	f := &frame{static: static, msg: msg}
-	for v := range viewers {
-		if lost := v.push(*f); lost >= h.opts.MaxLag {
-			h.log.Info().Str("viewer", v.conn.RemoteAddr().String()).Int("lost", lost).Msg("monitor viewer too slow, disconnected")
-			v.close()
-			delete(viewers, v)
-		}
+	return &frame{static: static, msg: msg}
+}
+
+// broadcast queues f for every viewer of a feed.
+func (h *Hub) broadcast(_ *hubState, viewers map[*viewer]struct{}, f *frame) {
+	if f == nil {
+		return
 	}
-	return f
+	for v := range viewers {
+		h.deliver(viewers, v, *f)
+	}
+}
+
+// deliver queues f for v; a viewer that made no progress for MaxLag
+// frames is disconnected.
+func (h *Hub) deliver(viewers map[*viewer]struct{}, v *viewer, f frame) {
+	if lost := v.push(f); lost >= h.opts.MaxLag {
+		h.log.Info().Str("viewer", v.conn.RemoteAddr().String()).Int("lost", lost).Msg("monitor viewer too slow, disconnected")
+		v.close()
+		delete(viewers, v)
+	}
+}
+
+// liveMessage is the meta message of /live/frames: what a viewer needs to
+// decode the records that follow.
+type liveMessage struct {
+	Sim      string          `json:"sim"`
+	Teams    []string        `json:"teams"`
+	Static   json.RawMessage `json:"static"`
+	Interval int             `json:"interval"`
+}
+
+func liveMeta(sim *stream.Sim) liveMessage {
+	return liveMessage{Sim: sim.Info.Name, Teams: sim.Static.Teams, Static: staticDoc(sim.Static), Interval: sim.Meta.Interval}
 }

@@ -3,6 +3,7 @@ package monitor_test
 import (
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
@@ -50,17 +53,33 @@ func testSnapshot(step, obstacles int) *scenario.Snapshot {
 	return s
 }
 
-func startHub(t *testing.T, opts monitor.Options) (*monitor.Hub, *httptest.Server) {
+// testHub is a hub fed through a replay stream, as the server feeds it.
+type testHub struct {
+	*monitor.Hub
+	obs *stream.Stream
+}
+
+func (h testHub) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+	h.obs.SimulationStarted(info, static, initial)
+}
+func (h testHub) StepDone(info server.SimInfo, snap *scenario.Snapshot) { h.obs.StepDone(info, snap) }
+func (h testHub) SimulationEnded(info server.SimInfo, r server.SimResult) {
+	h.obs.SimulationEnded(info, r)
+}
+
+func startHub(t *testing.T, opts monitor.Options) (testHub, *httptest.Server) {
 	t.Helper()
 	hub := monitor.NewHub(opts)
+	obs := hub.Observer()
 	mux := http.NewServeMux()
 	monitor.Mount(mux, monitor.Routes{Hub: hub})
 	ts := httptest.NewServer(mux)
 	t.Cleanup(func() {
+		_ = obs.Close()
 		hub.Close()
 		ts.Close()
 	})
-	return hub, ts
+	return testHub{Hub: hub, obs: obs}, ts
 }
 
 func dialFeed(t *testing.T, ts *httptest.Server, path string) *websocket.Conn {
@@ -171,48 +190,76 @@ func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {
 		hub.StepDone(testSim, testSnapshot(s, 50))
 	}
 	waitUntil(t, "the hub recorded step 11", func() bool { return historyLast(ts.URL) == 11 })
-	var idx map[string]any
+	var idx struct {
+		Format, Sim string
+		Last        int
+		Finished    bool
+		Segments    []int
+		Scores      [][]int64
+		Static      map[string]any
+	}
 	getJSON(t, ts.URL+"/live/history/index.json", &idx)
-	assert.Equal(t, map[string]any{"sim": testSim.Name, "teams": []any{"A", "B"}, "steps": 100000.0, "last": 11.0, "finished": false}, idx)
+	assert.Equal(t, "live", idx.Format)
+	assert.Equal(t, testSim.Name, idx.Sim)
+	assert.False(t, idx.Finished)
+	assert.Equal(t, []int{0}, idx.Segments)
+	require.Len(t, idx.Scores, 13)
+	assert.Equal(t, []int64{11, 0}, idx.Scores[12])
+	assert.Contains(t, idx.Static, "grid")
 
-	var static map[string]any
-	getJSON(t, ts.URL+"/live/history/static.json", &static)
-	assert.Contains(t, static, "grid")
-
-	seen := map[int]bool{}
-	for _, g := range []int{0, 5, 10} {
-		var group map[string]struct{ Step int }
-		getJSON(t, ts.URL+"/live/history/"+jsonInt(g)+".json?sim="+testSim.Name, &group)
-		for k, snap := range group {
-			assert.Equal(t, k, jsonInt(snap.Step))
-			seen[snap.Step] = true
-		}
+	steps := segmentSteps(t, ts.URL+"/live/history/seg/0?sim="+testSim.Name)
+	require.Len(t, steps, 13)
+	for i, st := range steps {
+		assert.Equal(t, jsonOf(t, testSnapshot(i-1, 50)), jsonOf(t, st.Snapshot), "step %d", i-1)
 	}
-	for s := -1; s <= 11; s++ {
-		assert.True(t, seen[s], "step %d in the history", s)
-	}
-	resp, err := http.Get(ts.URL + "/live/history/0.json?sim=another")
+	resp, err := http.Get(ts.URL + "/live/history/seg/0?sim=another")
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "a group of another simulation")
-
-	var scores struct {
-		Steps  []int
-		Scores [][]int64
-	}
-	getJSON(t, ts.URL+"/live/history/scores.json", &scores)
-	require.Len(t, scores.Steps, 13)
-	assert.Equal(t, []int64{11, 0}, scores.Scores[12])
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "a segment of another simulation")
 }
 
-func TestHistory_CompleteGroupsAreSentGzipped(t *testing.T) {
+// segmentSteps fetches a segment (plain) and decodes its records.
+func segmentSteps(t *testing.T, url string) []codec.Step {
+	t.Helper()
+	resp, err := http.DefaultTransport.RoundTrip(mustRequest(t, url))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return decodeRecords(t, body, 100, 100)
+}
+
+func decodeRecords(t *testing.T, body []byte, w, h int) []codec.Step {
+	t.Helper()
+	dec := codec.NewDecoder(w, h)
+	var out []codec.Step
+	for len(body) > 0 {
+		n, k := binary.Uvarint(body)
+		require.Positive(t, k)
+		st, err := dec.Decode(body[k : k+int(n)])
+		require.NoError(t, err)
+		out = append(out, st)
+		body = body[k+int(n):]
+	}
+	return out
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestHistory_SegmentsAreSentGzipped(t *testing.T) {
 	hub, ts := startHub(t, monitor.Options{})
 	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 500))
 	for s := range 6 {
 		hub.StepDone(testSim, testSnapshot(s, 500))
 	}
-	waitUntil(t, "group 0 is complete", func() bool { return historyLast(ts.URL) == 5 })
-	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/live/history/0.json", nil)
+	waitUntil(t, "step 5 is recorded", func() bool { return historyLast(ts.URL) == 5 })
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/live/history/seg/0", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	resp, err := http.DefaultTransport.RoundTrip(req)
 	require.NoError(t, err)
@@ -223,16 +270,14 @@ func TestHistory_CompleteGroupsAreSentGzipped(t *testing.T) {
 	gzipped, err := io.ReadAll(zr)
 	require.NoError(t, err)
 
-	plain, err := http.DefaultTransport.RoundTrip(mustRequest(t, ts.URL+"/live/history/0.json"))
+	plain, err := http.DefaultTransport.RoundTrip(mustRequest(t, ts.URL+"/live/history/seg/0"))
 	require.NoError(t, err)
 	defer plain.Body.Close()
 	assert.Empty(t, plain.Header.Get("Content-Encoding"))
 	body, err := io.ReadAll(plain.Body)
 	require.NoError(t, err)
 	assert.Equal(t, gzipped, body)
-	var group map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(body, &group))
-	assert.Len(t, group, 6)
+	assert.Len(t, decodeRecords(t, body, 100, 100), 7)
 }
 
 func mustRequest(t *testing.T, url string) *http.Request {
@@ -278,7 +323,7 @@ func TestHub_FastMatchIsCoalescedLiveButTheHistoryKeepsEveryStep(t *testing.T) {
 	hub.SimulationEnded(testSim, server.SimResult{})
 	assert.Equal(t, "9", string(readDoc(t, c)["step"]))
 	waitUntil(t, "the history has step 9", func() bool { return historyLast(ts.URL) == 9 })
-	var scores struct{ Steps []int }
-	getJSON(t, ts.URL+"/live/history/scores.json", &scores)
-	assert.Equal(t, []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, scores.Steps)
+	var idx struct{ Scores [][]int64 }
+	getJSON(t, ts.URL+"/live/history/index.json", &idx)
+	assert.Len(t, idx.Scores, 11, "every step's scores, -1 … 9")
 }

@@ -4,12 +4,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server/monitor"
 )
 
@@ -30,23 +33,38 @@ func TestLibrary_ListsAndServesReplaysInTheOfficialLayout(t *testing.T) {
 	getJSON(t, ts.URL+"/replays/index.json", &list)
 	require.Len(t, list, 1)
 	id := list[0].ID
-	assert.Equal(t, monitor.LibraryEntry{ID: "2000-01-01-12-00-00-946728000000_Alpha_Beta", Sim: "946728000000_Alpha_Beta",
-		Teams: []string{"Alpha", "Beta"}, Steps: 8, Width: 12, Height: 12}, list[0])
+	e := list[0]
+	assert.Equal(t, "2000-01-01-12-00-00-946728000000_Alpha_Beta", id)
+	assert.Equal(t, "official", e.Format)
+	assert.Equal(t, []string{"Alpha", "Beta"}, e.Teams)
+	assert.Equal(t, []int64{0, 10}, e.Scores, "the final scores")
+	assert.Equal(t, 8, e.Steps)
+	assert.Equal(t, 7, e.Last)
+	assert.False(t, e.Incomplete)
+	assert.Equal(t, 2000, e.Date.Year())
+	assert.Positive(t, e.Size)
 
-	var idx map[string]any
+	var idx struct {
+		Format   string
+		Last     int
+		Complete bool
+		Segments []int
+		Scores   [][]int64
+	}
 	getJSON(t, ts.URL+"/replays/"+id+"/index.json", &idx)
-	assert.Equal(t, 7.0, idx["last"])
-	assert.Equal(t, true, idx["finished"])
+	assert.Equal(t, "official", idx.Format)
+	assert.Equal(t, 7, idx.Last)
+	assert.True(t, idx.Complete)
+	assert.Equal(t, []int{0}, idx.Segments)
+	require.Len(t, idx.Scores, 9)
+	assert.Equal(t, []int64{0, 10}, idx.Scores[8])
+	steps := segmentSteps(t, ts.URL+"/replays/"+id+"/seg/0")
+	require.Len(t, steps, 9)
+	assert.Equal(t, "attach", steps[4].Snapshot.Entities[0].Action)
+
 	var group map[string]any
 	getJSON(t, ts.URL+"/replays/"+id+"/5.json", &group)
-	assert.Len(t, group, 3)
-	var scores struct {
-		Steps  []int
-		Scores [][]int64
-	}
-	getJSON(t, ts.URL+"/replays/"+id+"/scores.json", &scores)
-	assert.Equal(t, []int{-1, 0, 1, 2, 3, 4, 5, 6, 7}, scores.Steps)
-	assert.Equal(t, []int64{0, 10}, scores.Scores[8])
+	assert.Len(t, group, 3, "the official files stay readable as they are")
 	var info map[string]bool
 	getJSON(t, ts.URL+"/info.json", &info)
 	assert.Equal(t, map[string]bool{"live": false, "replays": true}, info)
@@ -81,4 +99,61 @@ func TestLibrary_AFolderThatIsOneReplayIsListedByItsName(t *testing.T) {
 	var static map[string]any
 	getJSON(t, ts.URL+"/replays/"+list[0].ID+"/static.json", &static)
 	assert.Equal(t, "946728000000_Alpha_Beta", static["sim"])
+}
+
+func TestLibrary_CompactReplaysWithTheirIndexGapsAndCache(t *testing.T) {
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 230)
+	ts := startLibrary(t, root)
+	var list []monitor.LibraryEntry
+	getJSON(t, ts.URL+"/replays/index.json", &list)
+	require.Len(t, list, 1)
+	e := list[0]
+	id := filepath.Base(path)
+	assert.Equal(t, id, e.ID)
+	assert.Equal(t, "compact", e.Format)
+	assert.Equal(t, 230, e.Steps)
+	assert.Equal(t, 229, e.Last)
+	assert.False(t, e.Incomplete)
+	assert.Len(t, e.Scores, 2)
+
+	var idx struct {
+		Last     int
+		Segments []int
+		Gaps     []struct {
+			From, To int
+			Error    string
+		}
+		Scores [][]int64
+	}
+	getJSON(t, ts.URL+"/replays/"+id+"/index.json", &idx)
+	assert.Equal(t, []int{0, 1, 2}, idx.Segments)
+	assert.Empty(t, idx.Gaps)
+	assert.Len(t, segmentSteps(t, ts.URL+"/replays/"+id+"/seg/1"), 100)
+
+	// Damage a chunk of segment 1: the index is computed again (the file
+	// changed) and shows the gap with its reason; segment 2 stays readable.
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var hit compact.ChunkRef
+	for _, c := range r.Chunks {
+		if c.First == 120 {
+			hit = c
+		}
+	}
+	data[hit.Offset+40] ^= 0xff
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	later := time.Now().Add(time.Second)
+	require.NoError(t, os.Chtimes(path, later, later))
+	getJSON(t, ts.URL+"/replays/"+id+"/index.json", &idx)
+	require.Len(t, idx.Gaps, 1)
+	assert.Equal(t, 120, idx.Gaps[0].From)
+	assert.Equal(t, 199, idx.Gaps[0].To)
+	assert.Contains(t, idx.Gaps[0].Error, "checksum")
+	assert.Len(t, segmentSteps(t, ts.URL+"/replays/"+id+"/seg/1"), 20, "steps 100–119")
+	assert.Len(t, segmentSteps(t, ts.URL+"/replays/"+id+"/seg/2"), 30)
+	getJSON(t, ts.URL+"/replays/index.json", &list)
+	assert.True(t, list[0].Damaged)
 }

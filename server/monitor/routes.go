@@ -1,15 +1,11 @@
 package monitor
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -24,35 +20,40 @@ type Routes struct {
 
 // Mount registers the monitor on mux:
 //
-//	GET /                          the page (index.html, status.html, modules, styles)
-//	GET /info.json                 {"live": bool, "replays": bool}
-//	GET /live/monitor              websocket, docs/replays.md, "/live/monitor"
-//	GET /live/status               websocket, docs/replays.md, "/live/status"
-//	GET /live/tournament           websocket: the tournament's status at every change (tournament.go)
-//	GET /live/tournament.json      the same, once
-//	GET /live/history/index.json   the running simulation: sim, teams, steps, last step
-//	GET /live/history/static.json  its static world
-//	GET /live/history/{g}.json     its group of five steps (official group layout)
-//	GET /live/history/scores.json  its scores per step
-//	GET /replays/index.json        the replay folders
-//	GET /replays/{id}/...          index.json, static.json, {g}.json, scores.json of one replay
+//	GET /                           the page (index.html, status.html, modules, styles)
+//	GET /info.json                  {"live": bool, "replays": bool}
+//	GET /live/frames                websocket: the running simulation as step records (binary)
+//	GET /live/monitor               websocket: static worlds and snapshots, as the official server
+//	GET /live/status                websocket: status messages, as the official server
+//	GET /live/tournament            websocket: the tournament's status at every change (tournament.go)
+//	GET /live/tournament.json       the same, once
+//	GET /live/history/index.json    the running simulation's index (as a replay's)
+//	GET /live/history/seg/{g}       its segment g: step records
+//	GET /replays/index.json         the replays on disk, both formats
+//	GET /replays/{id}/index.json    one replay's index: static world, steps, gaps, scores
+//	GET /replays/{id}/seg/{g}       its segment g: step records (official replays converted)
+//	GET /replays/{id}/{file}        static.json and group files of official replay folders
 //
-// The history and replay routes share file names so the page reads a live
-// simulation's past exactly like a replay folder.
+// The history and replay routes share their layout, so the page reads a live
+// simulation's past exactly like a replay (docs/replays.md, "Our monitor's
+// own endpoints").
 func Mount(mux *http.ServeMux, r Routes) {
 	mux.Handle("GET /", http.FileServerFS(web.FS))
 	mux.HandleFunc("GET /info.json", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, map[string]bool{"live": r.Hub != nil, "replays": r.Replays != nil})
 	})
 	if h := r.Hub; h != nil {
+		mux.HandleFunc("GET /live/frames", h.serveFeed(feedFrames))
 		mux.HandleFunc("GET /live/monitor", h.serveFeed(feedMonitor))
 		mux.HandleFunc("GET /live/status", h.serveFeed(feedStatus))
 		mux.HandleFunc("GET /live/tournament", h.serveFeed(feedTournament))
 		mux.HandleFunc("GET /live/tournament.json", h.serveTournament)
-		mux.HandleFunc("GET /live/history/{file}", h.serveHistory)
+		mux.HandleFunc("GET /live/history/index.json", h.serveHistoryIndex)
+		mux.HandleFunc("GET /live/history/seg/{g}", h.serveHistorySegment)
 	}
 	if l := r.Replays; l != nil {
 		mux.HandleFunc("GET /replays/index.json", l.serveIndex)
+		mux.HandleFunc("GET /replays/{id}/seg/{g}", l.serveSegment)
 		mux.HandleFunc("GET /replays/{id}/{file}", l.serveFile)
 	}
 }
@@ -61,6 +62,9 @@ var upgrader = websocket.Upgrader{
 	ReadBufferSize: 512,
 	// Idle viewers hold no write buffer: frames are prepared messages.
 	WriteBufferPool: &sync.Pool{},
+	// permessage-deflate when the browser offers it; a prepared message is
+	// compressed once for every viewer that negotiated it.
+	EnableCompression: true,
 	// The feeds are public and read-only, like the official server's; pages
 	// served from elsewhere (relays, other monitors) may connect.
 	CheckOrigin: func(*http.Request) bool { return true },
@@ -93,33 +97,26 @@ func (h *Hub) serveFeed(f feed) http.HandlerFunc {
 	}
 }
 
-func (h *Hub) serveHistory(w http.ResponseWriter, r *http.Request) {
+func (h *Hub) serveHistoryIndex(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	switch file := r.PathValue("file"); file {
-	case "index.json":
-		if idx, ok := h.history.index(); ok {
-			writeJSON(w, idx)
-			return
-		}
-	case "static.json":
-		if doc, _, ok := h.history.staticDoc(); ok {
-			writeBytes(w, r, doc, false)
-			return
-		}
-	case "scores.json":
-		if doc, ok := h.history.scoresDoc(); ok {
-			writeJSON(w, doc)
-			return
-		}
-	default:
-		if g, ok := groupOfFile(file); ok {
-			if doc, gz, ok := h.history.groupDoc(r.URL.Query().Get("sim"), g); ok {
-				writeBytes(w, r, doc, gz)
-				return
-			}
-		}
+	src, ok := h.history.forSim(r.URL.Query().Get("sim"))
+	if !ok {
+		http.NotFound(w, r)
+		return
 	}
-	http.NotFound(w, r)
+	idx, _ := src.index() // the history's index never fails
+	writeJSON(w, idx)
+}
+
+func (h *Hub) serveHistorySegment(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	src, ok := h.history.forSim(r.URL.Query().Get("sim"))
+	g, okG := parseSegment(r.PathValue("g"))
+	if !ok || !okG {
+		http.NotFound(w, r)
+		return
+	}
+	src.segment(g).serve(w, r)
 }
 
 // groupOfFile recognises "<5k>.json".
@@ -143,25 +140,4 @@ func writeJSON(w http.ResponseWriter, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(data)
-}
-
-// writeBytes sends a JSON document, compressed or not; a compressed one is
-// inflated for the rare client that does not accept gzip.
-func writeBytes(w http.ResponseWriter, r *http.Request, doc []byte, gz bool) {
-	w.Header().Set("Content-Type", "application/json")
-	if gz {
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			w.Header().Set("Content-Encoding", "gzip")
-			w.Header().Set("Vary", "Accept-Encoding")
-		} else {
-			zr, err := gzip.NewReader(bytes.NewReader(doc))
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			_, _ = io.Copy(w, zr)
-			return
-		}
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(doc))
 }

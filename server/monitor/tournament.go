@@ -66,7 +66,7 @@ func (h *Hub) tournamentDoc() ([]byte, bool) {
 // sendTournament sends the newest status to every viewer of the feed.
 func (h *Hub) sendTournament(st *hubState) {
 	if data, ok := h.tournamentDoc(); ok && len(st.tournament) > 0 {
-		h.broadcast(st.tournament, data, false)
+		h.broadcast(st, st.tournament, h.prepare(data, websocket.TextMessage, false))
 	}
 }
 
@@ -94,5 +94,6 @@ func (h *Hub) serveTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeBytes(w, r, data, false)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
 }

@@ -12,14 +12,16 @@ import (
 type feed uint8
 
 const (
-	feedMonitor    feed = iota // /live/monitor: static worlds and snapshots
+	feedFrames     feed = iota // /live/frames: meta messages and step records
+	feedMonitor                // /live/monitor: static worlds and snapshots
 	feedStatus                 // /live/status: status messages
 	feedTournament             // /live/tournament: the tournament's status
 )
 
 // frame is one message, encoded once and prepared once for every viewer.
 type frame struct {
-	static bool // a static world: never dropped, supersedes older frames
+	static bool // a simulation starts: never dropped, supersedes older frames
+	key    bool // a keyframe: supersedes the pending changes of a /live/frames viewer
 	msg    *websocket.PreparedMessage
 }
 
@@ -30,12 +32,13 @@ type viewer struct {
 	feed  feed
 	limit int // mailbox capacity in frames
 
-	mu     sync.Mutex
-	queue  []frame // pending, oldest first
-	lost   int     // frames dropped since the last completed write
-	wake   chan struct{}
-	closed chan struct{}
-	once   sync.Once
+	mu      sync.Mutex
+	queue   []frame // pending, oldest first
+	lost    int     // frames dropped since the last completed write
+	lagging bool    // /live/frames: changes were dropped, a keyframe must come next
+	wake    chan struct{}
+	closed  chan struct{}
+	once    sync.Once
 
 	written atomic.Uint64 // frames written (tests, statistics)
 }
@@ -47,14 +50,30 @@ func newViewer(conn *websocket.Conn, f feed, limit int) *viewer {
 
 // push queues a frame and reports how many frames the viewer has lost in a
 // row. A static world discards the pending frames: they belong to the
-// previous simulation.
+// previous simulation. A /live/frames viewer whose queue overflows loses
+// all pending changes (each needs the one before) and is lagging until a
+// keyframe replaces them.
 func (v *viewer) push(f frame) int {
 	v.mu.Lock()
-	if f.static {
+	switch {
+	case f.static:
 		v.queue = append(v.queue[:0], f)
-	} else {
+		v.lagging = false
+	case f.key:
+		v.queue = append(v.keepStatic(), f)
+		v.lagging = false
+	case v.lagging:
+		v.lost++ // the keyframe to come covers it
+	default:
 		v.queue = append(v.queue, f)
 		for len(v.queue) > v.limit {
+			if v.feed == feedFrames {
+				kept := v.keepStatic()
+				v.lost += len(v.queue) - len(kept)
+				v.queue = kept
+				v.lagging = true
+				break
+			}
 			drop := 0
 			if v.queue[0].static && len(v.queue) > 1 {
 				drop = 1 // keep the static world, lose the oldest snapshot
@@ -70,6 +89,25 @@ func (v *viewer) push(f frame) int {
 	default:
 	}
 	return lost
+}
+
+// keepStatic is the queue without its changes (under mu).
+func (v *viewer) keepStatic() []frame {
+	kept := v.queue[:0]
+	for _, q := range v.queue {
+		if q.static {
+			kept = append(kept, q)
+		}
+	}
+	clear(v.queue[len(kept):])
+	return kept
+}
+
+// behind reports whether the viewer needs a keyframe.
+func (v *viewer) behind() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.lagging
 }
 
 // take empties the mailbox.

@@ -205,8 +205,17 @@ func (p *Page) Text(expr string) string {
 func (p *Page) Wait(cond string) {
 	p.t.Helper()
 	safe := "(() => { try { return !!(" + cond + "); } catch (e) { return false; } })()"
-	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](safe,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(waitLimit)))
+	deadline := time.Now().Add(waitLimit)
+	var err error
+	for {
+		_, err = chromedp.Run(p.ctx, chromedp.Poll[bool](safe,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		// A poll running while the page replaces its document loses its
+		// execution context: poll again in the new one.
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err == nil {
 		return
 	}

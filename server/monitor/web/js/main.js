@@ -125,9 +125,22 @@ function showLibrary(list) {
   for (const r of list) {
     const a = el('a', 'lib-item');
     a.href = `?replay=${encodeURIComponent(r.id)}`;
-    a.append(el('b', '', r.teams.join(' vs ')), el('div', 'small', `${r.id} · ${r.steps} steps · ${r.width}×${r.height}`));
+    const score = r.scores ? r.teams.map((t, i) => `${t} ${r.scores[i]}`).join(' : ') : '';
+    const when = r.date && !r.date.startsWith('0001') ? new Date(r.date).toLocaleString() : '';
+    const steps = r.incomplete ? `${r.last + 1} of ${r.steps} steps` : `${r.steps} steps`;
+    a.append(el('b', '', r.teams.join(' vs ')), el('span', 'lib-score', score));
+    if (r.incomplete || r.damaged) a.append(el('span', 'lib-flag', r.damaged ? 'damaged' : 'incomplete'));
+    a.append(el('div', 'small', [when, steps, `${r.width}×${r.height}`, sizeText(r.size), r.format].filter(Boolean).join(' · ')));
+    if (r.error) a.append(el('div', 'small', r.error));
+    a.title = r.id;
     box.append(a);
   }
+}
+
+function sizeText(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} KB`;
+  return `${n} B`;
 }
 
 function setStore(store) {
@@ -200,6 +213,11 @@ function advance(now) {
       else setPlaying(false);
       playDebt = 0;
       break;
+    }
+    const gap = app.store.gapAt(next);
+    if (gap) {
+      app.step = Math.min(gap.to, lastStep()); // play on after a damaged part
+      continue;
     }
     if (!app.store.get(next)) {
       playDebt = Math.min(playDebt, 1); // wait for the group to arrive
@@ -290,7 +308,8 @@ function renderBannerCard(store, shown) {
 function renderTitle(store) {
   const label = app.tournament?.label(store.sim) ?? '';
   const name = $('sim-name');
-  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '');
+  const cut = app.mode === 'replay' && store.problem ? ` · incomplete: ${store.problem}` : '';
+  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut;
   name.title = `simulation ${store.sim}`;
 }
 
@@ -307,6 +326,10 @@ function render() {
   renderTitle(store);
   if (app.step === null && store.last >= -1) app.step = store.last;
   const snap = app.step === null ? null : store.get(app.step);
+  const gap = app.step === null ? null : store.gapAt(app.step);
+  const banner = $('gap');
+  banner.hidden = !gap;
+  if (gap) banner.textContent = `Steps ${gap.from}–${gap.to} cannot be shown: ${gap.error}`;
   // While a step loads, the previous one stays on screen.
   if (snap || (app.shown && !store.static)) app.shown = snap;
   const shown = app.shown;
@@ -341,6 +364,7 @@ function render() {
     selected: app.selected,
     follow: app.follow,
     loaded: !!shown && shown.step === app.step,
+    gap: gap ? gap.error : null,
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,

@@ -1,10 +1,13 @@
-// Store holds one simulation: its static world, a bounded cache of
-// snapshots and the score table. Snapshots it lacks are loaded on demand, a
-// group of five at a time, from a folder in the official replay layout: a
-// replay (/replays/<id>/) or the running simulation's history
-// (/live/history/).
+// Store holds one simulation: its static world, a bounded cache of decoded
+// snapshots, the score table and the gaps. A replay (/replays/<id>/) and the
+// running simulation's history (/live/history/) look the same: index.json
+// (static world, segments, gaps, every step's scores) and seg/<g>, the step
+// records of segment g (a keyframe and the changes after it, decoded by
+// codec.js). Snapshots it lacks are loaded a segment at a time.
 
-const cacheLimit = 600; // snapshots kept in memory
+import { Decoder, splitRecords } from './codec.js';
+
+const cacheLimit = 1500; // snapshots kept in memory
 
 export class Store {
   constructor(base, onChange) {
@@ -14,25 +17,62 @@ export class Store {
     this.sim = '';
     this.teams = [];
     this.blockTypes = [];
+    this.interval = 100;
     this.last = -2; // last step available
     this.finished = false;
+    this.complete = false;
+    this.problem = ''; // why the replay ends early
+    this.gaps = []; // [{from, to, error}]: steps that cannot be shown
+    this.segments = null; // Set of segments that hold steps (null: any)
     this.frames = new Map(); // step → snapshot
     this.scores = new Map(); // step → [score per team]
-    this.loading = new Map(); // group → promise
-    this.failedAt = new Map(); // group → time of the last failed or short load
-    this.scoresFetch = null; // the running scores.json request
-    this.scoresAgain = false; // a gap appeared while it ran
+    this.loading = new Map(); // segment → promise
+    this.failedAt = new Map(); // segment → time of the last failed or short load
+    this.indexFetch = null;
+    this.indexAgain = false;
   }
 
-  async load() {
-    const [index, st] = await Promise.all([getJSON(this.base + 'index.json'), getJSON(this.base + 'static.json')]);
-    if (this.static && st.sim !== this.sim) return; // another simulation by now
-    if (!this.static) this.setStatic(st);
-    if (index.sim === this.sim) {
-      this.last = Math.max(this.last, index.last);
-      this.finished = index.finished;
+  query() {
+    return this.sim ? `?sim=${encodeURIComponent(this.sim)}` : '';
+  }
+
+  // load reads the index; for the live history it runs again whenever the
+  // page notices steps it has not seen (a late join, coalesced frames).
+  load() {
+    if (this.indexFetch) {
+      this.indexAgain = true;
+      return this.indexFetch;
     }
-    await this.loadScores();
+    this.indexFetch = this.fetchIndex().finally(() => {
+      this.indexFetch = null;
+      if (this.indexAgain) {
+        this.indexAgain = false;
+        this.load().catch(e => console.warn('index', e));
+      }
+    });
+    return this.indexFetch;
+  }
+
+  async fetchIndex() {
+    const idx = await getJSON(this.base + 'index.json' + this.query());
+    if (this.static && idx.sim !== this.sim) return; // another simulation by now
+    if (!this.static) this.setMeta(idx);
+    this.last = Math.max(this.last, idx.last);
+    this.finished = idx.finished;
+    this.complete = idx.complete;
+    this.problem = idx.problem || '';
+    this.gaps = idx.gaps || [];
+    if (idx.format !== 'live') this.segments = new Set(idx.segments || []);
+    (idx.scores || []).forEach((s, i) => {
+      if (s && !this.scores.has(i - 1)) this.scores.set(i - 1, s);
+    });
+    this.onChange();
+  }
+
+  // setMeta starts the store from an index or a live meta message.
+  setMeta(m) {
+    this.setStatic(m.static);
+    this.interval = m.interval || 100;
   }
 
   setStatic(st) {
@@ -42,44 +82,18 @@ export class Store {
     this.blockTypes = [...st.blockTypes].sort();
   }
 
-  // loadScores fills the score table from scores.json. Requests do not
-  // overlap: a gap found while one runs asks for exactly one more.
-  loadScores() {
-    if (this.scoresFetch) {
-      this.scoresAgain = true;
-      return this.scoresFetch;
-    }
-    this.scoresFetch = this.fetchScores().finally(() => {
-      this.scoresFetch = null;
-      if (this.scoresAgain) {
-        this.scoresAgain = false;
-        this.loadScores();
-      }
-    });
-    return this.scoresFetch;
+  // gapAt returns the gap holding step, if any.
+  gapAt(step) {
+    return this.gaps.find(g => step >= g.from && step <= g.to) || null;
   }
 
-  async fetchScores() {
-    try {
-      const doc = await getJSON(this.base + 'scores.json');
-      if (doc.sim && doc.sim !== this.sim) return;
-      doc.steps.forEach((s, i) => {
-        if (!this.scores.has(s)) this.scores.set(s, doc.scores[i]);
-      });
-      this.onChange();
-    } catch (e) {
-      console.warn('scores', e);
-    }
-  }
-
-  // put adds a snapshot received live. A busy viewer gets coalesced
-  // frames: the steps it skipped are missing from the score table, so their
-  // scores are fetched, keeping the chart a continuous line.
+  // put adds a snapshot received live. Steps the page skipped (a late
+  // join, frames batched under load) are filled in from the index.
   put(snap) {
     const gap = snap.step > 0 && !this.scores.has(snap.step - 1);
     this.remember(snap);
     if (snap.step > this.last) this.last = snap.step;
-    if (gap && this.static) this.loadScores();
+    if (gap && this.static) this.load().catch(e => console.warn('index', e));
   }
 
   remember(snap) {
@@ -94,47 +108,70 @@ export class Store {
     for (const s of steps.slice(0, this.frames.size - cacheLimit * 0.8)) this.frames.delete(s);
   }
 
+  segmentOf(step) {
+    return step < this.interval ? 0 : Math.floor(step / this.interval);
+  }
+
   // get returns the snapshot of step if loaded, else starts loading it.
   get(step) {
     const snap = this.frames.get(step);
     if (snap) return snap;
-    this.fetchGroup(groupOf(step));
+    if (!this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
     return null;
   }
 
   prefetch(step) {
-    if (step <= this.last && !this.frames.has(step)) this.fetchGroup(groupOf(step));
+    if (step <= this.last && !this.frames.has(step) && !this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
   }
 
-  fetchGroup(g) {
+  fetchSegment(g) {
     if (this.loading.has(g) || !this.static) return;
+    if (this.segments && !this.segments.has(g)) return;
     const failed = this.failedAt.get(g);
     if (failed && performance.now() - failed < 1000) return;
     const sim = this.sim;
-    const p = getJSON(`${this.base}${g}.json?sim=${encodeURIComponent(sim)}`)
-      .then(doc => {
+    const p = fetch(`${this.base}seg/${g}${this.query()}`, { cache: 'no-store' })
+      .then(async r => {
+        if (!r.ok) throw new Error(`segment ${g}: ${r.status}`);
+        const body = new Uint8Array(await r.arrayBuffer());
         if (sim !== this.sim) return;
-        let n = 0;
-        for (const [k, snap] of Object.entries(doc)) {
-          const s = parseInt(k, 10);
-          if (!this.frames.has(s)) this.remember(snap);
-          if (s > this.last) this.last = s;
-          n++;
-        }
-        if (n < 5) this.failedAt.set(g, performance.now()); // the open group: may grow
-        this.onChange();
+        this.decodeSegment(g, body, r.headers.get('X-Replay-Error'));
       })
       .catch(e => {
         this.failedAt.set(g, performance.now());
-        console.warn('group', g, e);
+        console.warn('segment', g, e);
       })
       .finally(() => this.loading.delete(g));
     this.loading.set(g, p);
   }
-}
 
-export function groupOf(step) {
-  return step > 0 ? Math.floor(step / 5) * 5 : 0;
+  decodeSegment(g, body, serverError) {
+    const dec = new Decoder(this.static.grid.width, this.static.grid.height);
+    let last = null;
+    let error = serverError;
+    for (const rec of splitRecords(body)) {
+      let step;
+      try {
+        step = dec.decode(rec);
+      } catch (e) {
+        error = e.message;
+        break;
+      }
+      last = step.snapshot.step;
+      if (!this.frames.has(last)) this.remember(step.snapshot);
+      if (last > this.last) this.last = last;
+    }
+    const end = g === 0 ? this.interval - 1 : (g + 1) * this.interval - 1;
+    if (error) {
+      // The steps after the last good one cannot be shown: a gap with the reason.
+      const from = last === null ? (g === 0 ? -1 : g * this.interval) : last + 1;
+      const to = Math.min(end, this.last);
+      if (from <= to && !this.gapAt(from)) this.gaps = [...this.gaps, { from, to, error }];
+    } else if (last === null || last < end) {
+      this.failedAt.set(g, performance.now()); // the open segment of a running simulation: it grows
+    }
+    this.onChange();
+  }
 }
 
 export async function getJSON(url) {

@@ -1,0 +1,158 @@
+package monitor
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/scenario"
+)
+
+// viewIndex is what the page needs to open a replay or the live history
+// (GET …/index.json): the static world, what steps exist, where the gaps
+// are and every step's scores, computed once per version of the replay.
+type viewIndex struct {
+	ID       string          `json:"id,omitempty"`
+	Format   string          `json:"format"` // compact, official or live
+	Sim      string          `json:"sim"`
+	Teams    []string        `json:"teams"`
+	Static   json.RawMessage `json:"static"` // the official static world document
+	Interval int             `json:"interval"`
+	Last     int             `json:"last"`     // last step that can be shown (-2: none)
+	Complete bool            `json:"complete"` // every step of the simulation is there
+	Finished bool            `json:"finished"` // no more steps will come
+	Segments []int           `json:"segments"` // segments holding steps, ascending
+	Gaps     []viewGap       `json:"gaps"`     // steps inside the replay that cannot be shown
+	Problem  string          `json:"problem,omitempty"`
+	// Scores holds each step's scores by step+1 (null: unknown), teams in
+	// static order.
+	Scores [][]int64 `json:"scores"`
+}
+
+type viewGap struct {
+	From  int    `json:"from"`
+	To    int    `json:"to"`
+	Error string `json:"error"`
+}
+
+func staticDoc(s scenario.Static) json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil { // a static world always encodes
+		return json.RawMessage(`null`)
+	}
+	return b
+}
+
+// segmentBody is one segment for the page (GET …/seg/{g}): its records,
+// each preceded by its length (an unsigned varint), a keyframe first;
+// gzip-compressed once, for every viewer.
+type segmentBody struct {
+	gz  []byte
+	raw []byte
+	err string // why the segment ends early ("" when it is whole)
+}
+
+// newSegmentBody checks the records by decoding them (the page must never
+// see a record that does not decode) and packs those before the first bad one.
+func newSegmentBody(width, height int, recs [][]byte, readErr error) *segmentBody {
+	dec := codec.NewDecoder(width, height)
+	var raw []byte
+	b := &segmentBody{}
+	for _, rec := range recs {
+		if _, err := dec.Decode(rec); err != nil {
+			b.err = err.Error()
+			break
+		}
+		raw = binary.AppendUvarint(raw, uint64(len(rec)))
+		raw = append(raw, rec...)
+	}
+	if b.err == "" && readErr != nil {
+		b.err = readErr.Error()
+	}
+	b.raw = raw
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // the level is valid
+	_, _ = zw.Write(raw)                               // writes to a bytes.Buffer cannot fail
+	_ = zw.Close()
+	b.gz = buf.Bytes()
+	return b
+}
+
+func (b *segmentBody) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	if b.err != "" {
+		w.Header().Set("X-Replay-Error", strings.ReplaceAll(b.err, "\n", " "))
+	}
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Vary", "Accept-Encoding")
+		w.Header().Set("Content-Length", strconv.Itoa(len(b.gz)))
+		_, _ = w.Write(b.gz)
+		return
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(b.raw)))
+	_, _ = w.Write(b.raw)
+}
+
+// segmentCache keeps the segments a replay served, a bounded number.
+type segmentCache struct {
+	mu   sync.Mutex
+	segs map[int]*segmentBody
+	busy map[int]*sync.WaitGroup // segments being built: others wait
+}
+
+const maxCachedSegments = 64
+
+// get returns segment g, building it once however many viewers ask at
+// the same time.
+func (c *segmentCache) get(g int, build func() *segmentBody) *segmentBody {
+	c.mu.Lock()
+	if c.segs == nil {
+		c.segs, c.busy = map[int]*segmentBody{}, map[int]*sync.WaitGroup{}
+	}
+	for {
+		if b, ok := c.segs[g]; ok {
+			c.mu.Unlock()
+			return b
+		}
+		wg, ok := c.busy[g]
+		if !ok {
+			break
+		}
+		c.mu.Unlock()
+		wg.Wait()
+		c.mu.Lock()
+	}
+	wg := &sync.WaitGroup{}
+	wg.Add(1)
+	c.busy[g] = wg
+	c.mu.Unlock()
+	b := build()
+	c.mu.Lock()
+	if len(c.segs) >= maxCachedSegments {
+		for k := range c.segs {
+			delete(c.segs, k) // any one: segments are cheap to build again
+			break
+		}
+	}
+	c.segs[g] = b
+	delete(c.busy, g)
+	c.mu.Unlock()
+	wg.Done()
+	return b
+}
+
+// parseSegment reads "<g>" of a segment URL.
+func parseSegment(s string) (int, bool) {
+	g, err := strconv.Atoi(s)
+	if err != nil || g < 0 || strconv.Itoa(g) != s {
+		return 0, false
+	}
+	return g, true
+}

@@ -128,6 +128,22 @@ func TestServe_AFailedStartChangesNothing(t *testing.T) {
 	_, err = os.Stat(folder)
 	assert.ErrorIs(t, err, os.ErrNotExist, "the failed start left nothing behind")
 
+	// A broken config and a missing map fail before anything, too.
+	text, err := os.ReadFile(conf)
+	require.NoError(t, err)
+	for name, broken := range map[string]string{
+		"missing-map.json": strings.Replace(string(text), `"width": 20, "height": 20,`, `"width": 20, "height": 20, "file": "no-such-map.bmp",`, 1),
+		"bad-config.json":  strings.Replace(string(text), `"teamsPerMatch": 2`, `"teamsPerMatch": "two"`, 1),
+	} {
+		require.NotEqual(t, string(text), broken)
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(broken), 0o644))
+		failed, _ := startServe(t, bin, "-conf", path, "-dir", folder, "-launch", "0s")
+		assert.Equal(t, 2, exitCode(failed.Wait()), name)
+		_, err = os.Stat(folder)
+		assert.ErrorIs(t, err, os.ErrNotExist, "%s left nothing behind", name)
+	}
+
 	require.NoError(t, taken.Close())
 	wait := connectTeams(t, port, []string{"A", "B"}, 1)
 	clean, _ := startServe(t, bin, "-conf", conf, "-dir", folder, "-wait-agents", "30s")

@@ -236,12 +236,30 @@ function hashStep() {
 
 let urlStep = undefined;
 let urlTime = 0;
+let urlHash = location.hash; // the address's step as this page last wrote or followed it
+
+// updateURL keeps the address's #step on the shown step (at most every
+// 300 ms). A step put into the address from outside (a link, a test, the
+// address bar) is followed first, never overwritten: its hashchange event
+// may still be queued when this runs.
 function updateURL(now) {
+  if (location.hash !== urlHash) {
+    followHash();
+    return;
+  }
   const want = app.live ? null : app.step;
   if (want === urlStep || now - urlTime < 300) return;
   urlStep = want;
   urlTime = now;
-  history.replaceState(null, '', location.pathname + location.search + (want === null ? '' : `#${want}`));
+  urlHash = want === null ? '' : `#${want}`;
+  history.replaceState(null, '', location.pathname + location.search + urlHash);
+}
+
+function followHash() {
+  urlHash = location.hash;
+  const s = hashStep();
+  if (s !== null && s !== app.step) seek(s);
+  urlStep = app.live ? null : app.step;
 }
 
 // ---- selection ----------------------------------------------------------------
@@ -451,10 +469,7 @@ document.addEventListener('keydown', e => {
 // The map's box changes with the window and with the legend opening or
 // closing under it.
 new ResizeObserver(redraw).observe($('mapbox'));
-window.addEventListener('hashchange', () => {
-  const s = hashStep();
-  if (s !== null && s !== app.step) seek(s);
-});
+window.addEventListener('hashchange', followHash);
 
 requestAnimationFrame(frame);
 start().catch(e => {

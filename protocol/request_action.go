@@ -1,6 +1,9 @@
 package protocol
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // The request-action encoder is hand-rolled: the server writes about one per
 // agent and step, and reflection-based encoding would dominate a step's cost.
@@ -11,6 +14,50 @@ import "strconv"
 // ({"type":"request-action","content":{...}}) to dst and returns the extended
 // slice. With a dst of sufficient capacity it does not allocate.
 func AppendRequestAction(dst []byte, ra *RequestAction) []byte {
+	return appendRequestAction(dst, ra, nil)
+}
+
+// AppendRequestActionShared is AppendRequestAction taking the JSON of the
+// percept's task and norm lists from shared when they are the lists it
+// encoded last (see SharedLists), and recording them there otherwise.
+func AppendRequestActionShared(dst []byte, ra *RequestAction, shared *SharedLists) []byte {
+	return appendRequestAction(dst, ra, shared)
+}
+
+// SharedLists remembers the JSON of the task and norm lists it encoded
+// last. The percepts of one step share these lists (the same arrays), so a
+// server that encodes a step's request-actions with one SharedLists encodes
+// them once per step. A list is recognised by its array, its length and the
+// request's step: it must not change while it is shared (within a step).
+// Use one SharedLists per simulation.
+type SharedLists struct {
+	tasks, norms sharedJSON
+}
+
+type sharedJSON struct {
+	valid bool
+	step  int
+	array unsafe.Pointer
+	n     int
+	json  []byte
+}
+
+// appendShared appends list as a JSON array, from or into slot.
+func appendShared[T any](dst []byte, slot *sharedJSON, step int, list []T, enc func([]byte, T) []byte) []byte {
+	if len(list) == 0 {
+		return appendArray(dst, list, enc)
+	}
+	array := unsafe.Pointer(unsafe.SliceData(list))
+	if slot.valid && slot.step == step && slot.array == array && slot.n == len(list) {
+		return append(dst, slot.json...)
+	}
+	start := len(dst)
+	dst = appendArray(dst, list, enc)
+	*slot = sharedJSON{valid: true, step: step, array: array, n: len(list), json: append(slot.json[:0], dst[start:]...)}
+	return dst
+}
+
+func appendRequestAction(dst []byte, ra *RequestAction, shared *SharedLists) []byte {
 	dst = appendEnvelopeStart(dst, TypeRequestAction)
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, ra.ID, 10)
@@ -21,7 +68,7 @@ func AppendRequestAction(dst []byte, ra *RequestAction) []byte {
 	dst = append(dst, `,"step":`...)
 	dst = appendInt(dst, ra.Step)
 	dst = append(dst, `,"percept":`...)
-	dst = AppendStepPercept(dst, &ra.Percept)
+	dst = appendStepPercept(dst, &ra.Percept, shared, ra.Step)
 	return append(dst, "}}"...)
 }
 
@@ -29,6 +76,10 @@ func AppendRequestAction(dst []byte, ra *RequestAction) []byte {
 // (clients require every key, docs/protocol.md, "The step percept"); absolutePosition only when
 // set; events with the keys of their form (CanonicalEvent).
 func AppendStepPercept(dst []byte, p *StepPercept) []byte {
+	return appendStepPercept(dst, p, nil, 0)
+}
+
+func appendStepPercept(dst []byte, p *StepPercept, shared *SharedLists, step int) []byte {
 	dst = append(dst, `{"score":`...)
 	dst = strconv.AppendInt(dst, p.Score, 10)
 	dst = append(dst, `,"lastAction":`...)
@@ -54,9 +105,17 @@ func AppendStepPercept(dst []byte, p *StepPercept) []byte {
 	dst = append(dst, `,"events":`...)
 	dst = appendArray(dst, p.Events, appendEvent)
 	dst = append(dst, `,"tasks":`...)
-	dst = appendArray(dst, p.Tasks, appendTask)
+	if shared != nil {
+		dst = appendShared(dst, &shared.tasks, step, p.Tasks, appendTask)
+	} else {
+		dst = appendArray(dst, p.Tasks, appendTask)
+	}
 	dst = append(dst, `,"norms":`...)
-	dst = appendArray(dst, p.Norms, appendNorm)
+	if shared != nil {
+		dst = appendShared(dst, &shared.norms, step, p.Norms, appendNorm)
+	} else {
+		dst = appendArray(dst, p.Norms, appendNorm)
+	}
 	dst = append(dst, `,"violations":`...)
 	dst = appendArray(dst, p.Violations, appendString)
 	if p.AbsolutePosition != nil {
@@ -71,6 +130,10 @@ func appendThing(dst []byte, t Thing) []byte {
 	dst = appendInt(dst, t.X)
 	dst = append(dst, `,"y":`...)
 	dst = appendInt(dst, t.Y)
+	if t.Type == ThingObstacle && t.Details == "" {
+		// Most things in view are obstacles: their tail is a constant.
+		return append(dst, `,"type":"obstacle","details":""}`...)
+	}
 	dst = append(dst, `,"type":`...)
 	dst = appendString(dst, t.Type)
 	dst = append(dst, `,"details":`...)

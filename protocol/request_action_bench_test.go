@@ -105,3 +105,43 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	r.off = (r.off + n) % len(r.data)
 	return n, nil
 }
+
+// With SharedLists the output is byte for byte that of AppendRequestAction:
+// for percepts sharing their lists, for other lists of the same step, and
+// for the same array in the next step after it changed.
+func TestAppendRequestActionShared_SameBytes(t *testing.T) {
+	var shared SharedLists
+	ra := realisticRequestAction()
+	check := func(ra *RequestAction) {
+		t.Helper()
+		if got, want := string(AppendRequestActionShared(nil, ra, &shared)), string(AppendRequestAction(nil, ra)); got != want {
+			t.Fatalf("shared encoding differs:\n got %s\nwant %s", got, want)
+		}
+	}
+	check(ra)
+	other := *ra
+	other.ID++
+	other.Percept.Score = 7
+	check(&other) // the same lists: from the cache
+	other.Percept.Tasks = other.Percept.Tasks[:1]
+	check(&other) // a shorter list on the same array
+	other.Percept.Norms = nil
+	check(&other)
+	next := *ra
+	next.Step++
+	next.Percept.Tasks[0].Reward = 99 // changed in place for the next step
+	check(&next)
+}
+
+// BenchmarkAppendRequestActionShared is AppendRequestAction for the second
+// and later agents of a step, whose tasks and norms come from SharedLists.
+func BenchmarkAppendRequestActionShared(b *testing.B) {
+	ra := realisticRequestAction()
+	var shared SharedLists
+	dst := AppendRequestActionShared(nil, ra, &shared)
+	b.SetBytes(int64(len(dst)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = AppendRequestActionShared(dst[:0], ra, &shared)
+	}
+}

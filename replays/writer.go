@@ -76,6 +76,9 @@ type job struct {
 	folder string
 	static scenario.Static
 	snap   *scenario.Snapshot
+	// encoded returns the snapshot's JSON when someone else encodes it
+	// (once for every observer); nil: the writer encodes it.
+	encoded func() []byte
 }
 
 // simFiles is the folder of the simulation being written and its open group.
@@ -107,6 +110,12 @@ func (w *Writer) Start(folder string, static scenario.Static, initial *scenario.
 
 // Step adds the snapshot of a step to the current simulation.
 func (w *Writer) Step(snap *scenario.Snapshot) { w.hand(job{kind: jobStep, snap: snap}) }
+
+// StepEncoded is Step with the snapshot's JSON made elsewhere: encoded is
+// called once, on the writer's goroutine, and must return json.Marshal(snap).
+func (w *Writer) StepEncoded(snap *scenario.Snapshot, encoded func() []byte) {
+	w.hand(job{kind: jobStep, snap: snap, encoded: encoded})
+}
 
 // End finishes the current simulation: its last group is written for good.
 func (w *Writer) End() { w.hand(job{kind: jobEnd}) }
@@ -141,7 +150,7 @@ func (w *Writer) run() {
 			w.finishSim()
 			w.startSim(j)
 		case jobStep:
-			w.addStep(j.snap)
+			w.addStep(j.snap, j.encoded)
 		case jobEnd:
 			w.finishSim()
 		}
@@ -168,11 +177,11 @@ func (w *Writer) startSim(j job) {
 		w.fail(sim, StaticFile, err)
 	}
 	if j.snap != nil {
-		w.addStep(j.snap)
+		w.addStep(j.snap, nil)
 	}
 }
 
-func (w *Writer) addStep(snap *scenario.Snapshot) {
+func (w *Writer) addStep(snap *scenario.Snapshot, encoded func() []byte) {
 	sim := w.cur
 	if sim == nil {
 		w.record(errors.New("snapshot of step " + strconv.Itoa(snap.Step) + " outside a simulation"))
@@ -183,7 +192,13 @@ func (w *Writer) addStep(snap *scenario.Snapshot) {
 		w.writeGroup(true)
 		sim.steps, sim.frames = sim.steps[:0], sim.frames[:0]
 	}
-	frame, err := json.Marshal(snap)
+	var frame []byte
+	var err error
+	if encoded != nil {
+		frame = encoded()
+	} else {
+		frame, err = json.Marshal(snap)
+	}
 	if err != nil {
 		w.fail(sim, GroupFile(g), fmt.Errorf("encode step %d: %w", snap.Step, err))
 		return

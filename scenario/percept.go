@@ -74,30 +74,56 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 	if !ok {
 		return protocol.StepPercept{}, false
 	}
-	role := w.roles[e.role]
+	// Sized like this agent's last percept: views change little from step to step.
 	p := protocol.StepPercept{
-		Score:            w.scores[e.team],
-		LastAction:       e.action,
-		LastActionResult: e.result,
-		LastActionParams: e.actionParams,
-		Energy:           e.energy,
-		Deactivated:      e.deactivated(),
-		Role:             role.Name,
-		// Sized like this agent's last percept: views change little from step to step.
-		Things:     make([]protocol.Thing, 0, e.seen.things+4),
-		Attached:   make([]protocol.Pos, 0, e.seen.attached),
-		GoalZones:  make([]protocol.Pos, 0, e.seen.goalZones),
-		RoleZones:  make([]protocol.Pos, 0, e.seen.roleZones),
-		Events:     noEvents,
-		Tasks:      w.stepTasks,
-		Norms:      w.stepNorms,
-		Violations: noViolations,
+		Things:    make([]protocol.Thing, 0, e.seen.things+4),
+		Attached:  make([]protocol.Pos, 0, e.seen.attached),
+		GoalZones: make([]protocol.Pos, 0, e.seen.goalZones),
+		RoleZones: make([]protocol.Pos, 0, e.seen.roleZones),
 	}
+	w.fillPercept(e, &p)
+	return p, true
+}
+
+// PerceptInto is Percept written into p, reusing the arrays p already has:
+// for a caller that is done with one percept before it asks for the next
+// (the server encodes each at once). The lists every percept shares (tasks,
+// norms, the empty events and violations) have no spare capacity, so they
+// are never written through p.
+func (w *World) PerceptInto(agent string, p *protocol.StepPercept) bool {
+	e, ok := w.byName[agent]
+	if !ok {
+		return false
+	}
+	*p = protocol.StepPercept{Things: emptied(p.Things), Attached: emptied(p.Attached), GoalZones: emptied(p.GoalZones),
+		RoleZones: emptied(p.RoleZones), Events: p.Events[:0], Violations: p.Violations[:0]}
+	w.fillPercept(e, p)
+	return true
+}
+
+// emptied is s with no elements, its array kept for reuse; never nil, like
+// Percept's arrays.
+func emptied[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s[:0]
+}
+
+// fillPercept writes e's percept into p, appending to its empty arrays.
+func (w *World) fillPercept(e *entity, p *protocol.StepPercept) {
+	role := w.roles[e.role]
+	p.Score = w.scores[e.team]
+	p.LastAction, p.LastActionResult, p.LastActionParams = e.action, e.result, e.actionParams
+	p.Energy, p.Deactivated, p.Role = e.energy, e.deactivated(), role.Name
+	p.Tasks, p.Norms = w.stepTasks, w.stepNorms
+	events, violations := p.Events[:0], p.Violations[:0] // the caller's arrays, if any
+	p.Events, p.Violations = noEvents, noViolations
 	if len(e.perceptEvents) > 0 {
-		p.Events = slices.Clone(e.perceptEvents)
+		p.Events = append(events, e.perceptEvents...)
 	}
 	if len(e.violations) > 0 {
-		p.Violations = slices.Clone(e.violations)
+		p.Violations = append(violations, e.violations...)
 	}
 	origin := e.t.pos
 	w.visibleCells(origin, role.Vision, func(cell, off Pos) {
@@ -135,7 +161,6 @@ func (w *World) Percept(agent string) (protocol.StepPercept, bool) {
 	if w.p.AbsolutePosition {
 		p.AbsolutePosition = &protocol.Pos{origin.X, origin.Y}
 	}
-	return p, true
 }
 
 // Shared empty lists: percepts never modify them.
@@ -146,22 +171,45 @@ var (
 
 // visibleCells visits area(origin, r) row by row (y, then x ascending), so
 // percept arrays come out sorted. On a grid smaller than the area a cell is
-// visited once, at its first offset (docs/rules.md, "The grid").
+// visited once, at its first offset (§1.5 Suggestion).
 func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
-	var seen []bool
 	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
-		seen = make([]bool, w.g.w*w.g.h)
+		w.visibleCellsSmallGrid(origin, r, visit)
+		return
 	}
+	// The area fits the grid: every offset is within one grid size, so a
+	// wrap is one comparison instead of a division per cell.
+	for dy := -r; dy <= r; dy++ {
+		y := origin.Y + dy
+		if y < 0 {
+			y += w.g.h
+		} else if y >= w.g.h {
+			y -= w.g.h
+		}
+		k := r - abs(dy)
+		for dx := -k; dx <= k; dx++ {
+			x := origin.X + dx
+			if x < 0 {
+				x += w.g.w
+			} else if x >= w.g.w {
+				x -= w.g.w
+			}
+			visit(Pos{x, y}, Pos{dx, dy})
+		}
+	}
+}
+
+// visibleCellsSmallGrid is visibleCells where the area wraps onto itself.
+func (w *World) visibleCellsSmallGrid(origin Pos, r int, visit func(cell, off Pos)) {
+	seen := make([]bool, w.g.w*w.g.h)
 	for dy := -r; dy <= r; dy++ {
 		k := r - abs(dy)
 		for dx := -k; dx <= k; dx++ {
 			cell := w.g.wrap(Pos{origin.X + dx, origin.Y + dy})
-			if seen != nil {
-				if seen[w.g.index(cell)] {
-					continue
-				}
-				seen[w.g.index(cell)] = true
+			if seen[w.g.index(cell)] {
+				continue
 			}
+			seen[w.g.index(cell)] = true
 			visit(cell, Pos{dx, dy})
 		}
 	}

@@ -215,3 +215,31 @@ func TestSnapshot_EventsHoldOnlyTheirOwnStep(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw), `"events"`, "entity events are omitted when empty")
 }
+
+// PerceptInto gives every agent the percept Percept gives, whatever the
+// buffer held before (another agent's percept, with events and violations).
+func TestPerceptInto_EqualsPerceptWithAReusedBuffer(t *testing.T) {
+	w, err := New(benchParams(), busyTeams)
+	require.NoError(t, err)
+	ps := players(w, 7)
+	actions := make(map[string]Action)
+	var buf protocol.StepPercept
+	withEvents := 0
+	for range 60 {
+		require.NoError(t, w.Prepare())
+		for _, a := range w.Agents() {
+			want, ok := w.Percept(a)
+			require.True(t, ok)
+			require.True(t, w.PerceptInto(a, &buf))
+			require.Equal(t, want, buf, "agent %s", a)
+			if len(want.Events) > 0 {
+				withEvents++
+			}
+			name, params := ps[a].Act(&want)
+			actions[a] = Action{Name: name, Params: params}
+		}
+		require.NoError(t, w.Execute(actions))
+	}
+	assert.Positive(t, withEvents, "some percepts carry events")
+	assert.False(t, w.PerceptInto("nobody", &buf))
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"sync"
 	"time"
 
@@ -39,7 +40,9 @@ type account struct {
 
 // pendingRequest is the request-action of the current step.
 type pendingRequest struct {
-	msg      *protocol.RequestAction // nil when no step is waiting for this account
+	issued   bool   // false when no step is waiting for this account
+	id       int64  // of the request-action
+	frame    []byte // the request-action as sent, for a reconnection
 	deadline time.Time
 	gate     *stepGate
 	waiting  bool // counted in gate: connected, not answered
@@ -84,9 +87,9 @@ func (a *account) offer(act protocol.Action, now time.Time) offerResult {
 			a.previous.late = &scenario.Action{Name: act.Type, Params: act.Params}
 		}
 		return offerLate
-	case p.msg == nil:
+	case !p.issued:
 		return offerNoRequest
-	case act.ID != p.msg.ID:
+	case act.ID != p.id:
 		return offerStale
 	case now.After(p.deadline):
 		if p.late == nil && !p.answered {
@@ -120,18 +123,30 @@ func (a *account) send(m protocol.Message) {
 	}
 }
 
+// requestEncoder is the step loop's: one buffer, and the JSON of the task
+// and norm lists that all percepts of a step share.
+type requestEncoder struct {
+	buf    []byte
+	shared protocol.SharedLists
+}
+
+// encode returns the request-action's frame (with its 0 byte) in a new slice.
+func (e *requestEncoder) encode(ra *protocol.RequestAction) []byte {
+	e.buf = append(protocol.AppendRequestActionShared(e.buf[:0], ra, &e.shared), 0)
+	return bytes.Clone(e.buf)
+}
+
 // request issues the next request-action of a step and makes it pending;
-// the step waits for the account if it is connected.
-//
-// The request-action goes out directly when the connection is idle, encoded
-// in enc (the step loop's buffer).
-func (a *account) request(step int, percept protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *[]byte) {
+// the step waits for the account if it is connected. The request-action is
+// encoded at once (percept may be reused as soon as this returns) and kept
+// for a reconnection; it goes out directly when the connection is idle.
+func (a *account) request(step int, percept *protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *requestEncoder) {
 	a.mu.Lock()
-	msg := &protocol.RequestAction{
-		ID: a.nextID, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: percept,
-	}
+	id := a.nextID
 	a.nextID++
-	a.pending = pendingRequest{msg: msg, deadline: deadline, gate: gate}
+	ra := protocol.RequestAction{ID: id, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: *percept}
+	frame := enc.encode(&ra)
+	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate}
 	s := a.session
 	if s != nil {
 		a.pending.waiting = true
@@ -139,7 +154,7 @@ func (a *account) request(step int, percept protocol.StepPercept, now, deadline 
 	}
 	a.mu.Unlock()
 	if s != nil {
-		s.sendDirect(msg, enc)
+		s.sendDirect(id, frame)
 	}
 }
 
@@ -156,9 +171,9 @@ func (a *account) collect() Answer {
 	case a.session == nil:
 		ans.Kind = AnswerOffline
 	}
-	a.previous.valid, a.previous.answered, a.previous.late = p.msg != nil, p.answered, p.late
-	if p.msg != nil {
-		a.previous.id = p.msg.ID
+	a.previous.valid, a.previous.answered, a.previous.late = p.issued, p.answered, p.late
+	if p.issued {
+		a.previous.id = p.id
 	}
 	a.pending = pendingRequest{}
 	return ans
@@ -175,10 +190,10 @@ func (a *account) attach(s *session, now time.Time) (old *session) {
 	old, a.session = a.session, s
 	if a.simStart != nil {
 		s.out.push(a.simStart)
-		if p := &a.pending; p.msg != nil && !p.answered {
+		if p := &a.pending; p.issued && !p.answered {
 			p.waiting = p.gate.resend(now, p.waiting)
 			if p.waiting {
-				s.out.push(p.msg)
+				s.out.push(&requestFrame{id: p.id, frame: p.frame})
 			}
 		}
 	}

@@ -27,6 +27,15 @@ type outbox struct {
 	rest []byte
 }
 
+// requestFrame is a request-action as encoded once by the step loop (its 0
+// byte included); the writer sends the bytes as they are.
+type requestFrame struct {
+	id    int64
+	frame []byte
+}
+
+func (*requestFrame) MessageType() string { return protocol.TypeRequestAction }
+
 func newOutbox() *outbox {
 	return &outbox{ready: make(chan struct{}, 1)}
 }
@@ -40,10 +49,10 @@ func (o *outbox) push(m protocol.Message) (dropped int) {
 	if o.closed || o.finishing {
 		return 1
 	}
-	if _, ok := m.(*protocol.RequestAction); ok {
+	if _, ok := m.(*requestFrame); ok {
 		kept := o.queue[:0]
 		for _, q := range o.queue {
-			if _, old := q.(*protocol.RequestAction); old {
+			if _, old := q.(*requestFrame); old {
 				dropped++
 				continue
 			}

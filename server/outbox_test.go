@@ -24,14 +24,14 @@ func TestOutbox_StaysBoundedAndDropsOldestFirst(t *testing.T) {
 func TestOutbox_NewRequestActionSupersedesOlderOnes(t *testing.T) {
 	o := newOutbox()
 	o.push(&protocol.SimStart{})
-	o.push(&protocol.RequestAction{ID: 1})
-	o.push(&protocol.RequestAction{ID: 2})
-	dropped := o.push(&protocol.RequestAction{ID: 3})
+	o.push(&requestFrame{id: 1})
+	o.push(&requestFrame{id: 2})
+	dropped := o.push(&requestFrame{id: 3})
 	assert.Equal(t, 1, dropped)
 	_, batch, _, _ := o.take(nil, nil)
 	require.Len(t, batch, 2)
 	assert.IsType(t, &protocol.SimStart{}, batch[0])
-	assert.Equal(t, int64(3), batch[1].(*protocol.RequestAction).ID)
+	assert.Equal(t, int64(3), batch[1].(*requestFrame).id)
 }
 
 func TestOutbox_FinishRefusesMoreAndMarksTheLastBatch(t *testing.T) {

@@ -138,6 +138,10 @@ func (s *session) writeLoop() {
 			continue // a direct write is at it and wakes us when done
 		}
 		for _, m := range batch {
+			if f, ok := m.(*requestFrame); ok {
+				buf = append(buf, f.frame...)
+				continue
+			}
 			n := len(buf)
 			var err error
 			if buf, err = protocol.AppendMessage(buf, m); err != nil {
@@ -172,19 +176,17 @@ func (s *session) writeLoop() {
 	}
 }
 
-// sendDirect sends a request-action from the calling goroutine (the step
-// loop) when the connection is idle: encoded into enc (the caller's buffer,
-// reused) and written without blocking. This spares a wake-up of the writer
-// goroutine per agent and step. What the socket does not take at once, and
+// sendDirect sends an encoded request-action (frame, with its 0 byte) from
+// the calling goroutine (the step loop) when the connection is idle,
+// written without blocking. This spares a wake-up of the writer goroutine
+// per agent and step. What the socket does not take at once, and
 // everything when the connection is busy, goes through the outbox.
-func (s *session) sendDirect(m *protocol.RequestAction, enc *[]byte) {
+func (s *session) sendDirect(id int64, frame []byte) {
 	if s.raw == nil || !s.out.claimIdle() {
-		s.out.push(m)
+		s.out.push(&requestFrame{id: id, frame: frame})
 		return
 	}
-	buf := append(protocol.AppendRequestAction((*enc)[:0], m), 0)
-	*enc = buf
-	n, err := s.raw.write(buf)
+	n, err := s.raw.write(frame)
 	s.acc.counters.bytesOut.Add(int64(n))
 	if err != nil {
 		s.log.Debug().Err(err).Msg("write failed")
@@ -192,7 +194,7 @@ func (s *session) sendDirect(m *protocol.RequestAction, enc *[]byte) {
 		s.close()
 		return
 	}
-	s.out.release(buf[n:])
+	s.out.release(frame[n:])
 }
 
 // finish sends what is queued (e.g. bye), then closes; after timeout it

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"syscall"
@@ -54,7 +55,8 @@ func BenchmarkSessionRequestAction(b *testing.B) {
 			before := processCPU(b)
 			for b.Loop() {
 				if mode == "direct" {
-					sess.sendDirect(msg, &enc)
+					enc = append(protocol.AppendRequestAction(enc[:0], msg), 0)
+					sess.sendDirect(msg.ID, bytes.Clone(enc))
 				} else {
 					sess.out.push(msg)
 				}
@@ -113,8 +115,7 @@ func TestSession_DirectWritesAfterTheWritersDeadlineHasPassed(t *testing.T) {
 	_, err = frames.Next()
 	require.NoError(t, err)
 	time.Sleep(5 * writeTimeout) // let the writer's deadline pass
-	var enc []byte
-	sess.sendDirect(&protocol.RequestAction{ID: 7}, &enc)
+	sess.sendDirect(7, append(protocol.AppendRequestAction(nil, &protocol.RequestAction{ID: 7}), 0))
 	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
 	frame, err := frames.Next()
 	require.NoError(t, err, "the connection is still up")

@@ -19,9 +19,10 @@ type simulation struct {
 	srv          *Server
 	info         SimInfo
 	world        *scenario.World
-	participants []*account // world.Agents() order
-	enc          []byte     // encoding buffer of the request-actions sent directly
-	conduct      *conduct   // the participants' AgentStats
+	participants []*account           // world.Agents() order
+	percept      protocol.StepPercept // reused for each participant's percept
+	enc          requestEncoder       // of the request-actions
+	conduct      *conduct             // the participants' AgentStats
 	log          zerolog.Logger
 }
 
@@ -121,8 +122,8 @@ func (sim *simulation) step(ctx context.Context) error {
 	gate := &sim.srv.gate
 	gate.open(deadline.Add(-reconnectMargin(timeout)))
 	for _, acc := range sim.participants {
-		percept, _ := w.Percept(acc.user)
-		acc.request(w.Step(), percept, now, deadline, gate, &sim.enc)
+		w.PerceptInto(acc.user, &sim.percept)
+		acc.request(w.Step(), &sim.percept, now, deadline, gate, &sim.enc)
 	}
 	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
 		return err

@@ -80,10 +80,10 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	if extra > 0 {
 		extra += switchMargin
 	}
-	// Those whose work suffers least change: free members, then helpers,
-	// then submitters not yet building; a submitter already building at
-	// its spot stays. Among equals, those nearest to a role zone,
-	// carrying nothing.
+	// Those whose work suffers least and who get there soonest change:
+	// free members before helpers before submitters not yet building, the
+	// nearest to a role zone and carrying nothing first; a submitter
+	// already building at its spot stays.
 	rank := func(m *member) int {
 		switch {
 		case m.job == nil || m.job.kind == jobExplore || m.job.kind == jobStock:
@@ -114,8 +114,18 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 			extra--
 		}
 	}
+	// A trip that would not end before the norm starts is the worst
+	// choice; otherwise work lost weighs like a detour of 15 cells per rank.
+	left := max(n.Start-pl.step, 1)
+	cost := func(m *member) int {
+		c := trip(m) + 15*rank(m)
+		if trip(m) > left {
+			c += 1000
+		}
+		return c
+	}
 	slices.SortStableFunc(holders, func(a, b *member) int {
-		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(trip(a), trip(b)))
+		return cmp.Or(compareBool(rank(a) == 9, rank(b) == 9), cmp.Compare(cost(a), cost(b)))
 	})
 	for _, m := range holders {
 		if m.want == alternative(n.Role) {
@@ -167,4 +177,15 @@ func (b *brain) mustWait() bool {
 		})
 	}
 	return limit < need
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

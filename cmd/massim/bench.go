@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/massim-go/massim/config"
 )
 
 // benchScenario is one preset load of "massim bench -scenario".
@@ -47,6 +50,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	compare := fs.String("compare", "", "compare with an earlier report saved with -json")
 	serverBin := fs.String("server", "", "massim binary whose serve is measured (default: this one; e.g. an older build)")
+	replays := fs.String("replays", "off", "replays written by the server: off, compact, official or both (their size per step is reported)")
 	var prof profileFlags
 	prof.register(fs, "the server process")
 	if err := fs.Parse(args); err != nil {
@@ -58,6 +62,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if sc, err = presetWithFlags(fs, *preset, sc); err != nil {
 			return &exitError{code: 2, err: err}
 		}
+	}
+	switch *replays {
+	case "off", config.ReplayCompact, config.ReplayOfficial, config.ReplayBoth:
+	default:
+		return &exitError{code: 2, err: fmt.Errorf("-replays %q: want off, compact, official or both", *replays)}
+	}
+	if *replays == "off" {
+		*replays = ""
 	}
 	if sc.teams < 1 || sc.agents < 1 || sc.size < 10 || sc.steps < 2 || *runs < 1 {
 		return &exitError{code: 2, err: fmt.Errorf("need at least 1 team, 1 agent, size 10, 2 steps and 1 run")}
@@ -86,7 +98,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		extra := prof.childArgs(run == 0) // profiles of the first run
-		r, err := benchRun(self, sc, p, *keep, extra, stderr)
+		r, err := benchRun(self, sc, p, *keep, extra, *replays, stderr)
 		if err != nil {
 			return err
 		}
@@ -137,7 +149,7 @@ func presetWithFlags(fs *flag.FlagSet, name string, flags benchScenario) (benchS
 }
 
 // benchRun plays one match and measures its phases.
-func benchRun(self string, sc benchScenario, port int, keep bool, extra []string, stderr io.Writer) (benchReport, error) {
+func benchRun(self string, sc benchScenario, port int, keep bool, extra []string, replays string, stderr io.Writer) (benchReport, error) {
 	report := benchReport{Scenario: sc.name, Teams: sc.teams, Agents: sc.agents, Size: sc.size, Steps: sc.steps}
 	dir, err := os.MkdirTemp("", "massim-bench-")
 	if err != nil {
@@ -153,7 +165,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 		names[i] = string(rune('A' + i))
 	}
 	confPath := filepath.Join(dir, "bench.json")
-	if err := os.WriteFile(confPath, benchConfig(names, sc.agents, sc.size, sc.steps, port, dir), 0o644); err != nil {
+	if err := os.WriteFile(confPath, benchConfig(names, sc.agents, sc.size, sc.steps, port, dir, replays), 0o644); err != nil {
 		return report, fmt.Errorf("bench: write config: %w", err)
 	}
 	logFile, err := os.Create(filepath.Join(dir, "server.log"))
@@ -170,7 +182,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 	}
 	defer m.stop()
 	pid := m.cmd.Process.Pid
-	ph := phaseClock{pid: pid, last: began}
+	ph := phaseClock{m: m, pid: pid, last: began}
 	steps := []struct {
 		name string
 		wait func() error
@@ -210,12 +222,16 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 	report.StepP50MS, report.StepP99MS = percentiles(m.probe.stepTimes())
 	report.PeakRSSMB = float64(usage.Maxrss) / 1024
 	report.MissedActions = m.probe.missed.Load()
+	if replays != "" {
+		report.ReplayBytesPerStep = float64(folderSize(filepath.Join(dir, "replays"))) / float64(sc.steps+1)
+	}
 	return report, nil
 }
 
 // phaseClock cuts a run into phases by reading the server's CPU time at
 // each boundary.
 type phaseClock struct {
+	m    *benchMatch
 	pid  int
 	last time.Time
 	sum  cpuTime // CPU of the phases so far
@@ -224,7 +240,21 @@ type phaseClock struct {
 func (c *phaseClock) mark(name string, r *benchReport) error {
 	cpu, err := processCPU(c.pid)
 	if err != nil {
-		return err
+		// The server may have ended (and been reaped) just now: then its
+		// final usage closes the phase.
+		select {
+		case <-c.m.exited:
+			if c.m.waitErr != nil {
+				return fmt.Errorf("bench: server failed: %w", c.m.waitErr)
+			}
+			usage, ok := c.m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				return err
+			}
+			cpu = rusageCPU(usage)
+		default:
+			return err
+		}
 	}
 	now := time.Now()
 	d := cpu.sub(c.sum)
@@ -235,8 +265,9 @@ func (c *phaseClock) mark(name string, r *benchReport) error {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// benchConfig is a contest-like match of the requested size.
-func benchConfig(teams []string, agents, size, steps, port int, dir string) []byte {
+// benchConfig is a contest-like match of the requested size; with a
+// replay format the server writes replays into dir/replays.
+func benchConfig(teams []string, agents, size, steps, port int, dir, replayFormat string) []byte {
 	teamsJSON := ""
 	for i, t := range teams {
 		if i > 0 {
@@ -246,7 +277,7 @@ func benchConfig(teams []string, agents, size, steps, port int, dir string) []by
 	}
 	return fmt.Appendf(nil, `{
  "server": {"tournamentMode":"round-robin","teamsPerMatch":%d,"launch":"key","port":%d,"agentTimeout":4000,
-            "resultPath":%q,"logLevel":"error","maxPacketLength":65536},
+            "resultPath":%q,"logLevel":"error","maxPacketLength":65536%s},
  "match": [{
   "steps": %d, "randomSeed": 17, "randomFail": 1, "entities": {"standard": %d}, "clusterBounds": [1,3],
   "roles": [
@@ -267,5 +298,28 @@ func benchConfig(teams []string, agents, size, steps, port int, dir string) []by
    {"name":"Adopt","announcement":[40,50],"duration":[20,40],"punishment":[2,3],"weight":15,"optional":{"playing":50}}]}
  }],
  "teams": {%s}
-}`, len(teams), port, filepath.Join(dir, "results"), steps, agents, size, size, teamsJSON)
+}`, len(teams), port, filepath.Join(dir, "results"), replaySettings(dir, replayFormat), steps, agents, size, size, teamsJSON)
+}
+
+// replaySettings are the server keys that make it write replays into
+// dir/replays ("" without a format).
+func replaySettings(dir, format string) string {
+	if format == "" {
+		return ""
+	}
+	return fmt.Sprintf(`,"replayPath":%q,"replayFormat":%q`, filepath.Join(dir, "replays"), format)
+}
+
+// folderSize is the size of the files below dir.
+func folderSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -110,7 +110,7 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 		names[i] = string(rune('A' + i))
 	}
 	confPath := filepath.Join(dir, fmt.Sprintf("bench-%d-%d.json", round, n))
-	if err := os.WriteFile(confPath, benchConfig(names, agents, size, steps, agentPort, dir), 0o644); err != nil {
+	if err := os.WriteFile(confPath, benchConfig(names, agents, size, steps, agentPort, dir, ""), 0o644); err != nil {
 		return res, fmt.Errorf("bench-monitor: write config: %w", err)
 	}
 	m, err := startBenchMatch(self, confPath, []string{"-monitor", "127.0.0.1:" + strconv.Itoa(httpPort)}, io.Discard, names, agents, agentPort, steps)

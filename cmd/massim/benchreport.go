@@ -34,6 +34,9 @@ type benchReport struct {
 	// MissedActions counts percepts that say the agent's previous action
 	// did not reach the server in time (lastAction no_action).
 	MissedActions int64 `json:"missedActions"`
+	// ReplayBytesPerStep is the size of the replays written (-replays)
+	// over the steps and the initial step.
+	ReplayBytesPerStep float64 `json:"replayBytesPerStep,omitempty"`
 }
 
 // benchPhase is the wall time and server CPU of one phase of a run.
@@ -78,6 +81,7 @@ func medianReport(rs []benchReport) benchReport {
 	med(func(r *benchReport) *float64 { return &r.StepP99MS })
 	med(func(r *benchReport) *float64 { return &r.StepsPerSecond })
 	med(func(r *benchReport) *float64 { return &r.PeakRSSMB })
+	med(func(r *benchReport) *float64 { return &r.ReplayBytesPerStep })
 	out.Phases = slices.Clone(out.Phases)
 	for i := range out.Phases {
 		med(func(r *benchReport) *float64 { return &r.Phases[i].WallMS })
@@ -126,6 +130,9 @@ func printBenchReport(w io.Writer, r benchReport) {
 	fmt.Fprintf(w, "server CPU/step    %.3f ms whole process (user %.0f ms, system %.0f ms); steps phase %.3f ms\n",
 		r.CPUPerStepMS, r.UserMS, r.SystemMS, r.StepsCPUPerStepMS)
 	fmt.Fprintf(w, "step time          p50 %.3f ms, p99 %.3f ms; %.1f steps/s\n", r.StepP50MS, r.StepP99MS, r.StepsPerSecond)
+	if r.ReplayBytesPerStep > 0 {
+		fmt.Fprintf(w, "replays           %.0f bytes per step\n", r.ReplayBytesPerStep)
+	}
 	fmt.Fprintf(w, "server peak RSS    %.1f MB\n", r.PeakRSSMB)
 	fmt.Fprintf(w, "missed actions     %d\n", r.MissedActions)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,8 @@ import (
 type violationCounts struct {
 	Carry int64 `json:"carry"`
 	Adopt int64 `json:"adopt"`
+	// ByRole splits the Adopt violations by the role the norm limited.
+	ByRole map[string]int64 `json:"byRole,omitempty"`
 }
 
 // violationTally counts the violations the agents of one team see in
@@ -31,7 +34,9 @@ type violationTally struct {
 func (t *violationTally) counts() violationCounts {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.c
+	c := t.c
+	c.ByRole = maps.Clone(c.ByRole)
+	return c
 }
 
 // wrap makes every behaviour of nb report its percepts' violations.
@@ -49,12 +54,19 @@ type violationWatcher struct {
 func (w *violationWatcher) Act(ra *protocol.RequestAction) (string, []string) {
 	for _, name := range ra.Percept.Violations {
 		i := slices.IndexFunc(ra.Percept.Norms, func(n protocol.Norm) bool { return n.Name == name })
-		carry := i >= 0 && len(ra.Percept.Norms[i].Requirements) > 0 && ra.Percept.Norms[i].Requirements[0].Type == "block"
+		var req protocol.NormRequirement
+		if i >= 0 && len(ra.Percept.Norms[i].Requirements) > 0 {
+			req = ra.Percept.Norms[i].Requirements[0]
+		}
 		w.tally.mu.Lock()
-		if carry {
+		if req.Type == "block" {
 			w.tally.c.Carry++
 		} else {
 			w.tally.c.Adopt++
+			if w.tally.c.ByRole == nil {
+				w.tally.c.ByRole = map[string]int64{}
+			}
+			w.tally.c.ByRole[req.Name]++
 		}
 		w.tally.mu.Unlock()
 	}
@@ -90,6 +102,12 @@ func scoreRows(games []gameResult) []scoreRow {
 		for t := range r.Violations {
 			r.Violations[t].Carry += g.Violations[t].Carry
 			r.Violations[t].Adopt += g.Violations[t].Adopt
+			for role, n := range g.Violations[t].ByRole {
+				if r.Violations[t].ByRole == nil {
+					r.Violations[t].ByRole = map[string]int64{}
+				}
+				r.Violations[t].ByRole[role] += n
+			}
 		}
 	}
 	for i := range rows {

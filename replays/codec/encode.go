@@ -34,6 +34,28 @@ type Encoder struct {
 	prev     *scenario.Snapshot
 	prevAns  []Answer
 	in       *interner
+	// The previous snapshot's thing lists in keyed form, converted once.
+	blocks, obstacles, dispensers thingCache
+	body, secs                    sink // scratch buffers, reused for every record
+}
+
+// thingCache keeps the keyed form of a snapshot's list while the list is
+// the same (the world hands out the same obstacle list while nothing
+// changes), so each list is converted once, not once per step.
+type thingCache struct {
+	of     any // the list's first element address and length, as identity
+	things []thing
+}
+
+func cached[T any](c *thingCache, list []T, convert func([]T) []thing) []thing {
+	var id any = len(list)
+	if len(list) > 0 {
+		id = [2]any{&list[0], len(list)}
+	}
+	if c.things == nil || c.of != id {
+		c.of, c.things = id, convert(list)
+	}
+	return c.things
 }
 
 // NewEncoder starts the records of a simulation on a width×height grid with
@@ -49,7 +71,10 @@ func NewEncoder(width, height, interval int) *Encoder {
 func (e *Encoder) Interval() int { return e.interval }
 
 // Reset makes the next record a keyframe (after a gap in the steps).
-func (e *Encoder) Reset() { e.prev, e.prevAns = nil, nil }
+func (e *Encoder) Reset() {
+	e.prev, e.prevAns = nil, nil
+	e.blocks, e.obstacles, e.dispensers = thingCache{}, thingCache{}, thingCache{}
+}
 
 // Table is the current string table. The returned slice is never modified
 // (the encoder only appends beyond its length or starts a new one), so it
@@ -122,7 +147,8 @@ func encodeKeyframe(dst []byte, g grid, in *interner, snap *scenario.Snapshot, a
 
 func (e *Encoder) encodeDelta(dst []byte, snap *scenario.Snapshot, answers []Answer) []byte {
 	prev, in, g := e.prev, e.in, e.grid
-	var body, secs sink
+	body, secs := &e.body, &e.secs
+	body.b, secs.b = body.b[:0], secs.b[:0]
 	mask := uint64(0)
 	section := func(i int, changed bool, put func()) {
 		if changed {
@@ -130,28 +156,31 @@ func (e *Encoder) encodeDelta(dst []byte, snap *scenario.Snapshot, answers []Ans
 			put()
 		}
 	}
-	section(secEntities, true, func() { putEntityChanges(&secs, g, in, prev.Entities, snap.Entities) })
+	section(secEntities, true, func() { putEntityChanges(secs, g, in, prev.Entities, snap.Entities) })
 	section(secBlocks, !sameThings(prev.Blocks, snap.Blocks), func() {
-		putThingChanges(&secs, g, in, blockThings(prev.Blocks), blockThings(snap.Blocks), true)
+		a := cached(&e.blocks, prev.Blocks, blockThings)
+		putThingChanges(secs, g, in, a, cached(&e.blocks, snap.Blocks, blockThings), true)
 	})
 	section(secObstacles, !sameObstacles(prev.Obstacles, snap.Obstacles), func() {
-		putThingChanges(&secs, g, in, obstacleThings(prev.Obstacles), obstacleThings(snap.Obstacles), false)
+		a := cached(&e.obstacles, prev.Obstacles, obstacleThings)
+		putThingChanges(secs, g, in, a, cached(&e.obstacles, snap.Obstacles, obstacleThings), false)
 	})
 	section(secDispensers, !sameDispensers(prev.Dispensers, snap.Dispensers), func() {
-		putThingChanges(&secs, g, in, dispenserThings(prev.Dispensers), dispenserThings(snap.Dispensers), true)
+		a := cached(&e.dispensers, prev.Dispensers, dispenserThings)
+		putThingChanges(secs, g, in, a, cached(&e.dispensers, snap.Dispensers, dispenserThings), true)
 	})
-	section(secGoalZones, !sameZones(prev.GoalZones, snap.GoalZones), func() { putZones(&secs, snap.GoalZones) })
-	section(secRoleZones, !sameZones(prev.RoleZones, snap.RoleZones), func() { putZones(&secs, snap.RoleZones) })
-	section(secClear, !sameZones(prev.Clear, snap.Clear), func() { putZones(&secs, snap.Clear) })
-	section(secTasks, !sameTasks(prev.Tasks, snap.Tasks), func() { putTasks(&secs, in, snap.Tasks) })
-	section(secNorms, !sameNorms(prev.Norms, snap.Norms), func() { putNorms(&secs, in, snap.Norms) })
-	section(secViolations, !sameViolations(prev.Violations, snap.Violations), func() { putViolations(&secs, in, snap.Violations) })
-	section(secScores, !sameScores(prev.Scores, snap.Scores), func() { putScores(&secs, in, snap.Scores) })
-	section(secEvents, !sameLogEvents(prev.Events, snap.Events), func() { putLogEvents(&secs, in, snap.Events) })
+	section(secGoalZones, !sameZones(prev.GoalZones, snap.GoalZones), func() { putZones(secs, snap.GoalZones) })
+	section(secRoleZones, !sameZones(prev.RoleZones, snap.RoleZones), func() { putZones(secs, snap.RoleZones) })
+	section(secClear, !sameZones(prev.Clear, snap.Clear), func() { putZones(secs, snap.Clear) })
+	section(secTasks, !sameTasks(prev.Tasks, snap.Tasks), func() { putTasks(secs, in, snap.Tasks) })
+	section(secNorms, !sameNorms(prev.Norms, snap.Norms), func() { putNorms(secs, in, snap.Norms) })
+	section(secViolations, !sameViolations(prev.Violations, snap.Violations), func() { putViolations(secs, in, snap.Violations) })
+	section(secScores, !sameScores(prev.Scores, snap.Scores), func() { putScores(secs, in, snap.Scores) })
+	section(secEvents, !sameLogEvents(prev.Events, snap.Events), func() { putLogEvents(secs, in, snap.Events) })
 	body.int(int64(snap.Step))
 	body.uint(mask)
 	body.raw(secs.b)
-	putAnswers(&body, in, answers)
+	putAnswers(body, in, answers)
 	return frame(dst, KindDelta, in.fresh(), body.b)
 }
 

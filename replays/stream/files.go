@@ -101,10 +101,11 @@ func (o *OfficialFolders) Begin(sim *Sim) {
 	o.w.Start(replays.FolderName(sim.Info.MatchStart, sim.Info.Name), sim.Static, sim.Initial.Snapshot)
 }
 
-// Step implements Sink.
+// Step implements Sink. The snapshot's JSON is the frame's, made once for
+// this writer and the live /live/monitor feed.
 func (o *OfficialFolders) Step(f *Frame) {
 	if f.Step >= 0 {
-		o.w.Step(f.Snapshot)
+		o.w.StepEncoded(f.Snapshot, f.JSON)
 	}
 }
 

@@ -81,9 +81,8 @@ func (h *history) segment(g int) *segmentBody {
 	h.mu.RLock()
 	recs := slices.Clone(h.segs[g])
 	complete := g < codec.SegmentOf(h.last, h.interval) || h.finished
-	w, ht := h.static.Width, h.static.Height
 	h.mu.RUnlock()
-	build := func() *segmentBody { return newSegmentBody(w, ht, recs, nil) }
+	build := func() *segmentBody { return newSegmentBody(recs, nil) }
 	if !complete {
 		return build() // the open segment grows: never cached
 	}

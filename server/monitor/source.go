@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -58,21 +57,16 @@ type segmentBody struct {
 	err string // why the segment ends early ("" when it is whole)
 }
 
-// newSegmentBody checks the records by decoding them (the page must never
-// see a record that does not decode) and packs those before the first bad one.
-func newSegmentBody(width, height int, recs [][]byte, readErr error) *segmentBody {
-	dec := codec.NewDecoder(width, height)
+// newSegmentBody packs the records of a segment (from our own encoder,
+// read from chunks whose checksums held) and compresses them once.
+func newSegmentBody(recs [][]byte, readErr error) *segmentBody {
 	var raw []byte
 	b := &segmentBody{}
 	for _, rec := range recs {
-		if _, err := dec.Decode(rec); err != nil {
-			b.err = err.Error()
-			break
-		}
 		raw = binary.AppendUvarint(raw, uint64(len(rec)))
 		raw = append(raw, rec...)
 	}
-	if b.err == "" && readErr != nil {
+	if readErr != nil {
 		b.err = readErr.Error()
 	}
 	b.raw = raw

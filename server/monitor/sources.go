@@ -43,7 +43,7 @@ func (s *compactSource) index() (viewIndex, error) { return s.idx, nil }
 func (s *compactSource) segment(g int) *segmentBody {
 	return s.segs.get(g, func() *segmentBody {
 		recs, err := s.r.SegmentRecords(g)
-		return newSegmentBody(s.r.Meta.Static.Width, s.r.Meta.Static.Height, recs, err)
+		return newSegmentBody(recs, err)
 	})
 }
 
@@ -163,7 +163,7 @@ func (s *officialSource) segment(g int) *segmentBody {
 				next = snap.Step + 1
 			}
 		}
-		return newSegmentBody(st.Width, st.Height, recs, readErr)
+		return newSegmentBody(recs, readErr)
 	})
 }
 

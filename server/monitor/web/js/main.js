@@ -111,6 +111,7 @@ async function openReplay(id, step) {
     $('sim-name').textContent = `replay ${id}: ${e.message}`;
     return;
   }
+  store.get(Math.max(-1, Math.min(store.last, step ?? -1))); // its segment is on its way before the first draw
   setStore(store);
   setState('replay');
   seek(step ?? -1);
@@ -383,6 +384,7 @@ function render() {
     follow: app.follow,
     loaded: !!shown && shown.step === app.step,
     gap: gap ? gap.error : null,
+    firstFrameMs: app.firstFrameMs ?? (app.firstFrameMs = shown ? performance.now() : undefined),
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
     scoresKnown: store.scores.size,

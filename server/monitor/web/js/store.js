@@ -116,6 +116,7 @@ export class Store {
   get(step) {
     const snap = this.frames.get(step);
     if (snap) return snap;
+    this.wanted = step;
     if (!this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
     return null;
   }
@@ -135,7 +136,7 @@ export class Store {
         if (!r.ok) throw new Error(`segment ${g}: ${r.status}`);
         const body = new Uint8Array(await r.arrayBuffer());
         if (sim !== this.sim) return;
-        this.decodeSegment(g, body, r.headers.get('X-Replay-Error'));
+        await this.decodeSegment(g, body, r.headers.get('X-Replay-Error'));
       })
       .catch(e => {
         this.failedAt.set(g, performance.now());
@@ -145,23 +146,43 @@ export class Store {
     this.loading.set(g, p);
   }
 
-  decodeSegment(g, body, serverError) {
+  // decodeSegment decodes a segment's records in order. The step the page
+  // waits for is shown first: the records up to it are decoded at once,
+  // the rest in small batches after the page has drawn it.
+  async decodeSegment(g, body, serverError) {
     const dec = new Decoder(this.static.grid.width, this.static.grid.height);
+    const records = splitRecords(body);
+    const end = g === 0 ? this.interval - 1 : (g + 1) * this.interval - 1;
     let last = null;
     let error = serverError;
-    for (const rec of splitRecords(body)) {
-      let step;
-      try {
-        step = dec.decode(rec);
-      } catch (e) {
-        error = e.message;
-        break;
+    let i = 0;
+    const decodeUntil = stop => {
+      for (; i < records.length && !error; i++) {
+        let step;
+        try {
+          step = dec.decode(records[i]);
+        } catch (e) {
+          error = e.message;
+          break;
+        }
+        last = step.snapshot.step;
+        if (!this.frames.has(last)) this.remember(step.snapshot);
+        if (last > this.last) this.last = last;
+        if (stop(last)) {
+          i++;
+          break;
+        }
       }
-      last = step.snapshot.step;
-      if (!this.frames.has(last)) this.remember(step.snapshot);
-      if (last > this.last) this.last = last;
+    };
+    const wanted = this.wanted;
+    decodeUntil(s => s === wanted);
+    while (i < records.length && !error) {
+      this.onChange();
+      // Let the page draw the step it waits for before decoding on.
+      await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+      const until = i + 25;
+      decodeUntil(() => i + 1 >= until);
     }
-    const end = g === 0 ? this.interval - 1 : (g + 1) * this.interval - 1;
     if (error) {
       // The steps after the last good one cannot be shown: a gap with the reason.
       const from = last === null ? (g === 0 ? -1 : g * this.interval) : last + 1;

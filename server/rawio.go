@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"syscall"
-	"unsafe"
 )
 
 // The hot path of a session — one request-action out and one action in per
@@ -19,6 +18,9 @@ import (
 // rawConn returns the connection's descriptor access, nil when it has none
 // (then the session uses conn's ordinary methods).
 func rawConn(conn net.Conn) syscall.RawConn {
+	if !rawIOSupported {
+		return nil
+	}
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
 		return nil
@@ -44,7 +46,7 @@ func newNonBlockingWriter(raw syscall.RawConn) *nonBlockingWriter {
 	w := &nonBlockingWriter{raw: raw}
 	w.fn = func(fd uintptr) bool {
 		for w.written < len(w.buf) {
-			n, err := rawIO(syscall.SYS_WRITE, fd, w.buf[w.written:])
+			n, err := rawWrite(fd, w.buf[w.written:])
 			switch {
 			case err == syscall.EINTR:
 				continue
@@ -92,7 +94,7 @@ func newSocketReader(conn net.Conn) io.Reader {
 	r := &socketReader{raw: rc}
 	r.fn = func(fd uintptr) bool {
 		for {
-			n, err := rawIO(syscall.SYS_READ, fd, r.buf)
+			n, err := rawRead(fd, r.buf)
 			switch {
 			case err == syscall.EINTR:
 				continue
@@ -121,17 +123,4 @@ func (r *socketReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return r.n, r.err
-}
-
-// rawIO is read(2) or write(2) of b on fd without entering the scheduler's
-// system call state: only for non-blocking descriptors.
-func rawIO(call uintptr, fd uintptr, b []byte) (int, error) {
-	if len(b) == 0 {
-		return 0, nil
-	}
-	n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
 }

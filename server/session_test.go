@@ -1,10 +1,7 @@
 package server
 
 import (
-	"bytes"
-	"io"
 	"net"
-	"syscall"
 	"testing"
 	"time"
 
@@ -14,70 +11,6 @@ import (
 
 	"github.com/massim-go/massim/protocol"
 )
-
-// BenchmarkSessionRequestAction sends a request-action to a client over
-// loopback TCP and waits for its one-byte answer, as a step does per agent:
-// "writer" hands it to the session's writer goroutine (the path every
-// request-action took before), "direct" writes it from the calling
-// goroutine (session.sendDirect).
-func BenchmarkSessionRequestAction(b *testing.B) {
-	things := make([]protocol.Thing, 40)
-	for i := range things {
-		things[i] = protocol.Thing{X: i%11 - 5, Y: i/11 - 3, Type: protocol.ThingObstacle}
-	}
-	msg := &protocol.RequestAction{ID: 1, Time: 1, Deadline: 2, Step: 3, Percept: protocol.StepPercept{
-		LastAction: "move", LastActionResult: "success", LastActionParams: []string{"n"}, Energy: 100,
-		Role: "default", Things: things}}
-	for _, mode := range []string{"writer", "direct"} {
-		b.Run(mode, func(b *testing.B) {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer l.Close()
-			client, err := net.Dial("tcp", l.Addr().String())
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer client.Close()
-			conn, err := l.Accept()
-			if err != nil {
-				b.Fatal(err)
-			}
-			go answerEveryFrame(client)
-			srv := &Server{log: zerolog.Nop()}
-			sess := newSession(srv, conn, &account{user: "a"})
-			defer sess.close()
-			go sess.writeLoop()
-			var enc []byte
-			answer := make([]byte, 1)
-			b.ReportAllocs()
-			before := processCPU(b)
-			for b.Loop() {
-				if mode == "direct" {
-					enc = append(protocol.AppendRequestAction(enc[:0], msg), 0)
-					sess.sendDirect(msg.ID, bytes.Clone(enc))
-				} else {
-					sess.out.push(msg)
-				}
-				if _, err := io.ReadFull(conn, answer); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(processCPU(b)-before)/float64(b.N), "cpu-ns/op")
-		})
-	}
-}
-
-// processCPU is the user and system CPU time of this process so far (the
-// client's reading and answering included, the same in every mode).
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // answerEveryFrame reads frames and answers each with one byte.
 func answerEveryFrame(c net.Conn) {

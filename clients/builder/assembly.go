@@ -180,14 +180,15 @@ func (b *brain) standFor(m *member, w *memory.Map, p *project, k int) (game.Pos,
 		defer func() { sl.hasStand = true }()
 	}
 	taken := b.team.squad.plan.cellsOf(p.group)
+	here := m.gpos()
 	good := func(q game.Pos) bool {
 		c := w.At(q)
-		return !taken[q] && !(c.Markers.Danger() && c.Seen() >= w.Step()-5)
+		occupied := q != here && c.Entity != "" && c.Seen() >= w.Step()-1 // somebody stands there
+		return !taken[q] && !occupied && !(c.Markers.Danger() && c.Seen() >= w.Step()-5)
 	}
 	if sl.hasStand && good(sl.stand) {
 		return sl.stand, true
 	}
-	here := m.gpos()
 	best, bestCost := game.Pos{}, -1
 	for _, n := range cell.Neighbours() {
 		q := w.Norm(n)

@@ -17,6 +17,7 @@ const (
 	roleDefault     = "default"
 	roleWorker      = "worker"
 	roleConstructor = "constructor"
+	roleDigger      = "digger"
 )
 
 // brain is one agent: it implements agent.Behaviour and is the host the

@@ -27,6 +27,7 @@ var (
 	contestSteps = flag.Int("contest.steps", 0, "BenchmarkContest2022: steps to play (0: all)")
 	contestLog   = flag.String("contest.log", "", "BenchmarkContest2022: write the builder's debug log (team A) to this file")
 	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout")
+	contestFile  = flag.String("contest.behaviour", "", "BenchmarkContest2022: a behaviour file for the builder (team A) instead of the shipped one")
 	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
 )
 
@@ -61,7 +62,7 @@ func BenchmarkContest2022(b *testing.B) {
 			if *contestSteps > 0 {
 				p.Steps = *contestSteps
 			}
-			cfg := Config{Seed: seed}
+			cfg := Config{Seed: seed, File: *contestFile}
 			if *contestTrace != "" {
 				cfg.Trace, cfg.TraceOut = strings.Split(*contestTrace, ","), os.Stdout
 			}

@@ -50,6 +50,16 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		if m.want == "" {
 			m.want = roleWorker
 		}
+		if m.digger {
+			// A digger digs; when diggers are limited, some dig on as
+			// workers (who can clear too).
+			if limited && n.Role == roleDigger && m.role != roleWorker {
+				holders = append(holders, m)
+			} else if !limited || n.Role != roleDigger {
+				m.want = roleDigger
+			}
+			continue
+		}
 		if !limited || n.Role == roleDefault {
 			// Without a limit on it, a member keeps a block-building
 			// role it has; a member without one becomes a worker.
@@ -73,6 +83,10 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	}
 	if !limited || n.Role == roleDefault {
 		return
+	}
+	if n.Role == roleWorker {
+		// Diggers are not workers: they count only once they are.
+		holders = slices.DeleteFunc(holders, func(m *member) bool { return m.digger })
 	}
 	// Two more than strictly needed: a trip to a role zone through a dense
 	// cave may take longer than the announcement leaves.

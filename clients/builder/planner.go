@@ -86,6 +86,7 @@ type planner struct {
 	bad      map[string]int // tasks not to start again until the step
 	// stats counts what happened to projects, by event and task size,
 	// for diagnostics.
+	sites   map[int]digCache // per group: where diggers clear rock
 	stats   map[string]int
 	whyStep string
 	log     zerolog.Logger
@@ -110,7 +111,7 @@ func (pl *planner) count(event string, size int) {
 
 // Planning parameters.
 const (
-	projectPatience = 70 // steps a project may go without progress
+	projectPatience = 50 // steps a project may go without progress
 	perTaskProjects = 3  // projects at most per task and group (one-block tasks: more)
 	stockPerType    = 3  // members waiting with blocks of one type, per group
 	// costPerCell estimates the steps per cell of a trip through a cave
@@ -229,7 +230,7 @@ func (pl *planner) markBad(task string, steps int) {
 // capable reports whether a member can work on blocks (its role can
 // request, attach, connect and submit).
 func (m *member) capable() bool {
-	return m.brain != nil && !m.deactivated && (m.role == roleWorker || m.role == roleConstructor)
+	return m.brain != nil && !m.deactivated && !m.digger && (m.role == roleWorker || m.role == roleConstructor)
 }
 
 // free reports whether a member may take a project job.

@@ -53,6 +53,7 @@ func skillList() []bt.Skill {
 		skill("approach", "helper: walk to a cell next to the block's place in the structure, the block turned towards it", nil, (*brain).approachSkill),
 		skill("connect", "helper: connect the block to the structure when its turn comes, then let go of it", nil, (*brain).connectSkill),
 		skill("drop", "detach every held thing, one per step", nil, (*brain).dropSkill),
+		skill("dig", "digger: clear the rock nearest to the agent among the team's dig sites (goal zones and the ways from dispensers to them)", nil, (*brain).digSkill),
 	}
 }
 

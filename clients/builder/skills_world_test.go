@@ -1,6 +1,8 @@
 package builder
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -116,4 +118,39 @@ create task t2 110 0,1,b0;0,2,b1
 	assert.Equal(t, int64(40), s.score("A"), "the two-block task was submitted")
 	assert.Contains(t, s.actionNames("agentA1"), "connect")
 	assert.Contains(t, s.actionNames("agentA2"), "connect")
+}
+
+// TestADiggerOpensTheRockRoundAGoalZone: a digger on a role zone, rock
+// round a goal cell; it takes the digger role and clears the rock from
+// where it stands (five cells' reach).
+func TestADiggerOpensTheRockRoundAGoalZone(t *testing.T) {
+	p := smallWorld(t, 1, 40, `
+move 5 5 agentA1
+terrain 5 5 role
+terrain 8 7 goal
+terrain 8 6 obstacle
+terrain 9 7 obstacle
+terrain 8 8 obstacle
+terrain 7 7 obstacle
+`)
+	dir := t.TempDir()
+	for _, name := range []string{"worker.bt", "digger.bt"} {
+		data, err := Shipped.ReadFile("behaviours/" + name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	team := filepath.Join(dir, "team.bt")
+	require.NoError(t, os.WriteFile(team, []byte("include \"worker.bt\"\ninclude \"digger.bt\"\nteam t { digger: 1  worker: rest }\n"), 0o644))
+	tm, err := New(Config{Seed: 1, File: team})
+	require.NoError(t, err)
+	s := newSimulation(t, p, teamA, []newBehaviour{tm.Behaviour})
+	s.run(t)
+	assert.Contains(t, s.roles["agentA1"], "digger")
+	cleared := 0
+	for i, a := range s.actions["agentA1"] {
+		if a.Name == "clear" && i < len(s.results["agentA1"]) && s.results["agentA1"][i] == "success" {
+			cleared++
+		}
+	}
+	assert.Equal(t, 4, cleared, "the four rocks round the goal cell, and nothing else: %v", s.actionNames("agentA1"))
 }

@@ -51,6 +51,7 @@ type member struct {
 	brain  *brain // the agent; its fields belong to its goroutine
 	job    *job
 	want   string // the role the team wants the member in
+	digger bool   // it runs the digger behaviour: it opens paths, builds nothing
 	// dropAll asks a submitter whose project was given up to let go of
 	// its structure.
 	dropAll bool
@@ -102,7 +103,8 @@ func (s *squad) join(b *brain, p protocol.InitialPercept) int {
 		s.epoch = gen
 		s.reset()
 	}
-	m := &member{name: b.user, index: b.index, gen: gen, vision: vision, steps: map[int]sightingStep{}, brain: b}
+	m := &member{name: b.user, index: b.index, gen: gen, vision: vision, steps: map[int]sightingStep{}, brain: b,
+		digger: b.behaviour == "digger"}
 	m.step = -1
 	s.nextID++
 	m.group = &group{id: s.nextID, world: memory.NewMap(), members: []string{b.user}}

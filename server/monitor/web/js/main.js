@@ -13,6 +13,7 @@ import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
 import { renderBanner } from './banner.js';
 import { Legend } from './legend.js';
 import { StatsWalk, renderStats } from './stats.js';
+import { renderLibrary } from './library.js';
 
 const $ = id => document.getElementById(id);
 
@@ -119,29 +120,11 @@ async function openReplay(id, step) {
 
 function showLibrary(list) {
   app.mode = 'library';
+  document.body.classList.add('library-mode'); // no map: no panel, timeline or map buttons
   setState('replays');
   const box = $('library');
   box.hidden = false;
-  box.replaceChildren(el('h2', '', list.length ? 'Replays' : 'No replay found'));
-  for (const r of list) {
-    const a = el('a', 'lib-item');
-    a.href = `?replay=${encodeURIComponent(r.id)}`;
-    const score = r.scores ? r.teams.map((t, i) => `${t} ${r.scores[i]}`).join(' : ') : '';
-    const when = r.date && !r.date.startsWith('0001') ? new Date(r.date).toLocaleString() : '';
-    const steps = r.incomplete ? `${r.last + 1} of ${r.steps} steps` : `${r.steps} steps`;
-    a.append(el('b', '', r.teams.join(' vs ')), el('span', 'lib-score', score));
-    if (r.incomplete || r.damaged) a.append(el('span', 'lib-flag', r.damaged ? 'damaged' : 'incomplete'));
-    a.append(el('div', 'small', [when, steps, `${r.width}×${r.height}`, sizeText(r.size), r.format].filter(Boolean).join(' · ')));
-    if (r.error) a.append(el('div', 'small', r.error));
-    a.title = r.id;
-    box.append(a);
-  }
-}
-
-function sizeText(n) {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} KB`;
-  return `${n} B`;
+  renderLibrary(box, list);
 }
 
 function setStore(store) {

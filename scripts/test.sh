@@ -25,6 +25,10 @@ install_chromium() {
 }
 
 install_chromium
+# The browser tests keep their screenshots (waiting view, end banner, legend,
+# chart, phone, …) here for a person to look at.
+export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
+mkdir -p "$MASSIM_ARTIFACTS"
 go vet ./...
 go test -race -count=1 -timeout 30m ./...
 
@@ -44,3 +48,4 @@ while read -r pkg targets; do
     go test -run='^$' -fuzz="^${fn}\$" -fuzztime="$fuzztime" "$pkg"
   done
 done
+echo "test.sh: screenshots of the monitor in $MASSIM_ARTIFACTS"

@@ -8,6 +8,8 @@
 //	massim agents -team A ...      connect sample agents to a server
 //	massim map -conf FILE -o F.png render a simulation's initial world
 //	massim replay DIR              view replays in the browser
+//	massim replay verify PATH      play a compact replay again and compare every step
+//	massim replay convert SRC DST  official folder ↔ compact file
 //
 // Run "massim help" for every subcommand and its flags.
 package main
@@ -50,7 +52,7 @@ func commands() []command {
 		{"accounts", "print the credential sheet of each team of a config", runAccounts},
 		{"agents", "connect sample agents to a server", runAgents},
 		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
-		{"replay", "view replay folders in the browser", runReplay},
+		{"replay", "view replays in the browser; replay verify, replay convert", runReplay},
 		{"scores", "play seeds of the 2022 contest simulations: builder against random and against builder, a score table", runScores},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},

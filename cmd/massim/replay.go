@@ -68,7 +68,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(list) == 0 {
-		return &exitError{code: 2, err: fmt.Errorf("%s holds no replay (no static.json in it or its subfolders)", dir)}
+		return &exitError{code: 2, err: fmt.Errorf("%s holds no replay (no .mreplay file, no folder with a static.json)", dir)}
 	}
 	hs, err := listenHTTP(net.JoinHostPort(*host, strconv.Itoa(*port)), true, log)
 	if err != nil {

@@ -199,9 +199,9 @@ func TestBrowser_DamagedCompactReplayShowsTheGapAndPlaysOn(t *testing.T) {
 
 	page.Navigate(ts.URL + "/?library")
 	page.Wait(`document.querySelectorAll(".lib-item").length === 1`)
-	item := page.Text(`document.querySelector(".lib-item").textContent`)
+	item := page.Text(`document.querySelector(".lib-item").innerText.replace(/\s+/g, " ")`)
 	assert.Contains(t, item, "damaged")
-	assert.Contains(t, item, "A vs B")
+	assert.Contains(t, item, "A 0 vs B 0")
 
 	page.Navigate(ts.URL + "/?replay=" + id + "#150")
 	page.Wait(`window.massim && massim.step === 150 && massim.gap !== null`)

@@ -8,8 +8,9 @@ import (
 
 // TestBrowser_TasksNormsAndAnAgentsPointOfView opens the showcase replay:
 // tasks and norms read as plain sentences with shapes, rewards, deadlines
-// and punishments; selecting an agent dims what it cannot see and lists
-// what it sees and its last actions with their results.
+// and punishments; the team statistics count up to the shown step;
+// selecting an agent dims what it cannot see and lists what it sees and its
+// last actions with their results.
 func TestBrowser_TasksNormsAndAnAgentsPointOfView(t *testing.T) {
 	page, _ := openShowcase(t)
 
@@ -28,6 +29,18 @@ func TestBrowser_TasksNormsAndAnAgentsPointOfView(t *testing.T) {
 	} {
 		assert.Contains(t, norms, want)
 	}
+
+	// Team statistics count from the start up to the shown step.
+	statsText := `[...document.querySelectorAll("#stats tr")].map(r => r.innerText.replace(/\s+/g, " ").trim()).join("\n")`
+	page.Wait(`massim.statsUpTo === 2`)
+	assertDisplayed(t, page, map[string]bool{"#stats table": true})
+	assert.Equal(t, "A B\ntasks completed 1 0\n· of 1 block 1 0\nblocks delivered 1 0\nagents hit by clear events 0 1\nnorm violations 1 0",
+		page.Text(statsText))
+	page.Eval(`document.getElementById("t-back1").click()`, nil)
+	page.Wait(`massim.step === 1 && massim.statsUpTo === 1`)
+	assert.Equal(t, "A B\ntasks completed 0 0\nblocks delivered 0 0\nagents hit by clear events 0 0\nnorm violations 0 0",
+		page.Text(statsText))
+	page.Eval(`document.getElementById("t-fwd1").click()`, nil)
 
 	// Point of view: agentA1 at step 3.
 	page.Eval(`document.getElementById("t-fwd1").click()`, nil)

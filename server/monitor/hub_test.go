@@ -221,13 +221,19 @@ func TestHub_LateJoinerGetsTheHistoryOfTheRunningSimulation(t *testing.T) {
 // segmentSteps fetches a segment (plain) and decodes its records.
 func segmentSteps(t *testing.T, url string) []codec.Step {
 	t.Helper()
+	return decodeRecords(t, segmentBody(t, url), 100, 100)
+}
+
+// segmentBody fetches a segment without compression.
+func segmentBody(t *testing.T, url string) []byte {
+	t.Helper()
 	resp, err := http.DefaultTransport.RoundTrip(mustRequest(t, url))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	return decodeRecords(t, body, 100, 100)
+	return body
 }
 
 func decodeRecords(t *testing.T, body []byte, w, h int) []codec.Step {

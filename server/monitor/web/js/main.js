@@ -12,6 +12,8 @@ import { AdminControls } from './admin.js';
 import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
 import { renderBanner } from './banner.js';
 import { Legend } from './legend.js';
+import { StatsWalk, renderStats } from './stats.js';
+import { renderLibrary } from './library.js';
 
 const $ = id => document.getElementById(id);
 
@@ -118,29 +120,11 @@ async function openReplay(id, step) {
 
 function showLibrary(list) {
   app.mode = 'library';
+  document.body.classList.add('library-mode'); // no map: no panel, timeline or map buttons
   setState('replays');
   const box = $('library');
   box.hidden = false;
-  box.replaceChildren(el('h2', '', list.length ? 'Replays' : 'No replay found'));
-  for (const r of list) {
-    const a = el('a', 'lib-item');
-    a.href = `?replay=${encodeURIComponent(r.id)}`;
-    const score = r.scores ? r.teams.map((t, i) => `${t} ${r.scores[i]}`).join(' : ') : '';
-    const when = r.date && !r.date.startsWith('0001') ? new Date(r.date).toLocaleString() : '';
-    const steps = r.incomplete ? `${r.last + 1} of ${r.steps} steps` : `${r.steps} steps`;
-    a.append(el('b', '', r.teams.join(' vs ')), el('span', 'lib-score', score));
-    if (r.incomplete || r.damaged) a.append(el('span', 'lib-flag', r.damaged ? 'damaged' : 'incomplete'));
-    a.append(el('div', 'small', [when, steps, `${r.width}×${r.height}`, sizeText(r.size), r.format].filter(Boolean).join(' · ')));
-    if (r.error) a.append(el('div', 'small', r.error));
-    a.title = r.id;
-    box.append(a);
-  }
-}
-
-function sizeText(n) {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
-  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} KB`;
-  return `${n} B`;
+  renderLibrary(box, list);
 }
 
 function setStore(store) {
@@ -148,7 +132,10 @@ function setStore(store) {
   app.store = store;
   map.setStatic(store.static, store.teams, store.blockTypes);
   legend.show(store.teams, store.blockTypes);
-  if (!sameSim) app.shown = null;
+  if (!sameSim) {
+    app.shown = null;
+    app.stats = new StatsWalk(store);
+  }
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
   redraw();
 }
@@ -233,12 +220,30 @@ function hashStep() {
 
 let urlStep = undefined;
 let urlTime = 0;
+let urlHash = location.hash; // the address's step as this page last wrote or followed it
+
+// updateURL keeps the address's #step on the shown step (at most every
+// 300 ms). A step put into the address from outside (a link, a test, the
+// address bar) is followed first, never overwritten: its hashchange event
+// may still be queued when this runs.
 function updateURL(now) {
+  if (location.hash !== urlHash) {
+    followHash();
+    return;
+  }
   const want = app.live ? null : app.step;
   if (want === urlStep || now - urlTime < 300) return;
   urlStep = want;
   urlTime = now;
-  history.replaceState(null, '', location.pathname + location.search + (want === null ? '' : `#${want}`));
+  urlHash = want === null ? '' : `#${want}`;
+  history.replaceState(null, '', location.pathname + location.search + urlHash);
+}
+
+function followHash() {
+  urlHash = location.hash;
+  const s = hashStep();
+  if (s !== null && s !== app.step) seek(s);
+  urlStep = app.live ? null : app.step;
 }
 
 // ---- selection ----------------------------------------------------------------
@@ -336,6 +341,8 @@ function render() {
   }
   map.draw(shown, app.selected);
   renderPanel(app, shown);
+  if (app.stats.advance()) redraw(); // more steps counted: show them
+  renderStats($('stats'), store, app.stats, app.step ?? -1);
   renderBannerCard(store, shown);
   chart.draw(store, app.step);
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
@@ -366,6 +373,7 @@ function render() {
     scoresKnown: store.scores.size,
     chart: { ...chart.stats },
     legend: $('legend').open,
+    statsUpTo: app.stats.at(app.step ?? -1).upTo,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
     waiting: !$('waiting').hidden,
@@ -446,10 +454,7 @@ document.addEventListener('keydown', e => {
 // The map's box changes with the window and with the legend opening or
 // closing under it.
 new ResizeObserver(redraw).observe($('mapbox'));
-window.addEventListener('hashchange', () => {
-  const s = hashStep();
-  if (s !== null && s !== app.step) seek(s);
-});
+window.addEventListener('hashchange', followHash);
 
 requestAnimationFrame(frame);
 start().catch(e => {

@@ -176,9 +176,10 @@ export class Store {
     };
     const wanted = this.wanted;
     decodeUntil(s => s === wanted);
+    if (i < records.length && !error) this.onChange(); // draw the step it waits for
     while (i < records.length && !error) {
-      this.onChange();
-      // Let the page draw the step it waits for before decoding on.
+      // Let the page draw before decoding on; the rest needs no redraw
+      // until the end (the chart takes the new scores then).
       await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
       const until = i + 25;
       decodeUntil(() => i + 1 >= until);

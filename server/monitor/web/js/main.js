@@ -14,6 +14,7 @@ import { renderBanner } from './banner.js';
 import { Legend } from './legend.js';
 import { StatsWalk, renderStats } from './stats.js';
 import { renderLibrary } from './library.js';
+import { Address, hashStep } from './address.js';
 
 const $ = id => document.getElementById(id);
 
@@ -213,38 +214,10 @@ function advance(now) {
   }
 }
 
-function hashStep() {
-  const m = /^#(-?\d+)$/.exec(location.hash);
-  return m ? parseInt(m[1], 10) : null;
-}
-
-let urlStep = undefined;
-let urlTime = 0;
-let urlHash = location.hash; // the address's step as this page last wrote or followed it
-
-// updateURL keeps the address's #step on the shown step (at most every
-// 300 ms). A step put into the address from outside (a link, a test, the
-// address bar) is followed first, never overwritten: its hashchange event
-// may still be queued when this runs.
-function updateURL(now) {
-  if (location.hash !== urlHash) {
-    followHash();
-    return;
-  }
-  const want = app.live ? null : app.step;
-  if (want === urlStep || now - urlTime < 300) return;
-  urlStep = want;
-  urlTime = now;
-  urlHash = want === null ? '' : `#${want}`;
-  history.replaceState(null, '', location.pathname + location.search + urlHash);
-}
-
-function followHash() {
-  urlHash = location.hash;
-  const s = hashStep();
-  if (s !== null && s !== app.step) seek(s);
-  urlStep = app.live ? null : app.step;
-}
+const address = new Address(
+  s => s !== app.step && seek(s),
+  () => (app.live ? null : app.step),
+);
 
 // ---- selection ----------------------------------------------------------------
 
@@ -388,7 +361,7 @@ function frame(now) {
     app.dirty = false;
     render();
   }
-  if (app.store) updateURL(now);
+  if (app.store) address.update(now);
   requestAnimationFrame(frame);
 }
 
@@ -454,7 +427,6 @@ document.addEventListener('keydown', e => {
 // The map's box changes with the window and with the legend opening or
 // closing under it.
 new ResizeObserver(redraw).observe($('mapbox'));
-window.addEventListener('hashchange', followHash);
 
 requestAnimationFrame(frame);
 start().catch(e => {

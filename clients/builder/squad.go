@@ -227,8 +227,13 @@ func (s *squad) join2(a, b *member, pa, pb game.Pos) {
 		}
 		return
 	}
-	big, small := a.group, b.group
-	shift := pa.Sub(pb) // small's q is big's q+shift
+	s.merge(a.group, b.group, pa.Sub(pb))
+}
+
+// merge joins two groups, a position q in g2's frame being q+shift in
+// g1's: the smaller group moves into the larger one's frame.
+func (s *squad) merge(g1, g2 *group, shift game.Pos) {
+	big, small := g1, g2
 	if len(small.members) > len(big.members) || (len(small.members) == len(big.members) && small.id < big.id) {
 		big, small, shift = small, big, shift.Neg()
 	}

@@ -35,8 +35,8 @@ func alternative(role string) string {
 }
 
 // switchMargin is how many members more than the limit requires change
-// roles.
-const switchMargin = 2
+// roles: at least two, a tenth of the holders in a large team.
+func switchMargin(holders int) int { return max(2, holders/10) }
 
 // roles sets every member's wanted role for the norms of this step. More
 // members are chosen as long as the limit is not met (as members get new
@@ -88,11 +88,11 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		// Diggers are not workers: they count only once they are.
 		holders = slices.DeleteFunc(holders, func(m *member) bool { return m.digger })
 	}
-	// Two more than strictly needed: a trip to a role zone through a dense
+	// More than strictly needed: a trip to a role zone through a dense
 	// cave may take longer than the announcement leaves.
 	extra := len(holders) - n.Quantity
 	if extra > 0 {
-		extra += switchMargin
+		extra += switchMargin(len(holders))
 	}
 	// Those whose work suffers least and who get there soonest change:
 	// free members before helpers before submitters not yet building, the

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
@@ -82,5 +83,33 @@ func TestBrowser_WaitingForAgentsThenTheEndBannerAndTheNextSimulation(t *testing
 	page.Eval(`document.querySelector("#banner .close").click()`, nil)
 	page.Wait(`!massim.banner`)
 	assertDisplayed(t, page, map[string]bool{"#banner": false})
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// TestBrowser_AgentsOfflineDuringASimulationShowNextToTheirTeam feeds the
+// hub a running simulation and a roster in which agentB2 has left: the
+// score line of team B says so until it is back.
+func TestBrowser_AgentsOfflineDuringASimulationShowNextToTheirTeam(t *testing.T) {
+	page := openBrowser(t)
+	hub, ts := startHub(t, monitor.Options{})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
+	hub.StepDone(testSim, testSnapshot(0, 0))
+	running := func(missingB ...string) server.TournamentStatus {
+		return server.TournamentStatus{Phase: server.PhaseRunning, Match: 0, Matches: 1, Simulation: 0, Simulations: 1,
+			Name: testSim.Name, Step: 0, Steps: testSim.Steps, Teams: []string{"A", "B"}, Scores: []server.TeamResult{},
+			Roster: []server.TeamRoster{{Team: "A", Connected: []string{"agentA1"}, Missing: []string{}},
+				{Team: "B", Connected: []string{"agentB1"}, Missing: missingB}}}
+	}
+	hub.TournamentStatusChanged(running("agentB2"))
+
+	page.Navigate(ts.URL + "/")
+	page.Wait(`window.massim && massim.live && massim.loaded && massim.tournament && massim.tournament.phase === "running"`)
+	page.Wait(`document.querySelector('#scores .score[data-team="B"] .offline')?.textContent === "1 agent offline"`)
+	assertDisplayed(t, page, map[string]bool{`#scores .score[data-team="B"] .offline`: true, "#waiting": false})
+	assert.False(t, page.Box(`#scores .score[data-team="A"] .offline`).Found, "team A is complete")
+	assert.Equal(t, "agentB2", page.Text(`document.querySelector('#scores .score[data-team="B"] .offline').title`))
+
+	hub.TournamentStatusChanged(running())
+	page.Wait(`!document.querySelector('#scores .offline')`)
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

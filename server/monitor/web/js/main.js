@@ -356,13 +356,15 @@ function render() {
 }
 
 function frame(now) {
+  // The next frame is asked for first: a failure in one draw (logged by the
+  // browser) must not stop the page.
+  requestAnimationFrame(frame);
   advance(now);
   if (app.dirty) {
     app.dirty = false;
     render();
   }
   if (app.store) address.update(now);
-  requestAnimationFrame(frame);
 }
 
 // ---- controls -------------------------------------------------------------------------

@@ -12,20 +12,36 @@ export function renderPanel(app, snap) {
   const store = app.store;
   const steps = store.static.steps;
   $('step-line').textContent = snap ? `Step ${snap.step} / ${steps - 1}` : `Step – / ${steps - 1}`;
-  renderScores(store, snap);
+  renderScores(store, snap, offlineNow(app));
   renderAgent(app, snap);
   renderTasks(store, snap);
   renderNorms(snap);
   renderEvents(snap);
 }
 
-function renderScores(store, snap) {
+// offlineNow maps each team of the running live simulation to its accounts
+// that are not connected (the tournament feed); empty otherwise.
+function offlineNow(app) {
+  const s = app.tournament?.status;
+  if (!app.live || !s || s.phase !== 'running' || s.name !== app.store.sim) return new Map();
+  return new Map((s.roster ?? []).filter(r => r.missing?.length).map(r => [r.team, r.missing]));
+}
+
+function renderScores(store, snap, offline) {
   const box = $('scores');
   box.replaceChildren();
   const byTeam = new Map((snap?.scores ?? []).map(([t, s]) => [t, s]));
   store.teams.forEach((team, i) => {
     const row = el('div', 'score');
-    row.append(teamSwatch(i), el('span', '', team), el('b', '', String(byTeam.get(team) ?? 0)));
+    row.dataset.team = team;
+    row.append(teamSwatch(i), el('span', '', team));
+    const missing = offline.get(team);
+    if (missing) {
+      const note = el('span', 'offline', `${plural(missing.length, 'agent')} offline`);
+      note.title = missing.join(', ');
+      row.append(note);
+    }
+    row.append(el('b', '', String(byTeam.get(team) ?? 0)));
     box.append(row);
   });
 }

@@ -80,8 +80,9 @@ export function renderWaiting(box, feed, teamIndex) {
     return;
   }
   const next = s.next;
-  const teams = next ? next.teams : s.roster.map(r => r.team);
-  const roster = s.roster.filter(r => teams.includes(r.team));
+  const teams = next ? next.teams : (s.roster ?? []).map(r => r.team);
+  const roster = (s.roster ?? []).filter(r => teams.includes(r.team))
+    .map(r => ({ team: r.team, connected: r.connected ?? [], missing: r.missing ?? [] }));
   const missing = roster.reduce((n, r) => n + r.missing.length, 0);
   box.append(el('h2', '', missing > 0 ? 'Waiting for the agents' : s.phase === 'between' ? 'Next simulation' : 'Ready to start'));
   if (next) {

@@ -10,5 +10,9 @@
 // assembly.go), fetch a block and wait near a goal zone with it, or
 // explore. Routes are planned on the group's map (memory.Map.Route),
 // digging through obstacles where that is cheaper. Agents step out of
-// cells marked for a clear event and keep within active Carry norms.
+// cells marked for a clear event, keep within Carry norms (dropping what
+// is over the limit and waiting next to it) and Adopt norms (norms.go:
+// enough members change between worker and constructor in time). A
+// digger behaviour (digging.go, behaviours/digger.bt) is shipped for
+// team files that want one; the default team does not use it.
 package builder

@@ -101,6 +101,7 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	}
 	b.trackAttachments()
 	b.noteLastMove()
+	b.noticeHiddenLinks()
 	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
 	b.team.squad.report(b)
 	b.inst.Blackboard().Set("role", bt.String(b.wantedRole()))
@@ -148,6 +149,27 @@ func (b *brain) trackAttachments() {
 					b.attached = append(b.attached, off)
 				}
 			}
+		}
+	}
+}
+
+// hiddenLinkFailures is how many moves in a row must fail before the agent
+// suspects its structure holds more than it knows.
+const hiddenLinkFailures = 4
+
+// noticeHiddenLinks: moves that keep failing may mean the structure is
+// heavier than the agent knows (its block got linked to a dropped
+// structure, and a worker with three things cannot move at all). Then what
+// the percept shows attached to its things counts as its own, so that the
+// Carry limit and the clutter check see it and it drops what it cannot
+// use.
+func (b *brain) noticeHiddenLinks() {
+	if b.walk.failures < hiddenLinkFailures || len(b.attached) == 0 {
+		return
+	}
+	for _, off := range b.p.AttachedComponent(b.attached) {
+		if !slices.Contains(b.attached, off) {
+			b.attached = append(b.attached, off)
 		}
 	}
 }

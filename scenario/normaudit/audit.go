@@ -46,12 +46,16 @@ type Episode struct {
 	// reachable; 0: it did not hold the role then).
 	Leave int `json:"leave"`
 	// LeaveAtFirst is the same from where it stood at its first violation.
-	LeaveAtFirst int    `json:"leaveAtFirst"`
-	First        int    `json:"first"`
-	Last         int    `json:"last"`
-	Split        Split  `json:"split"`
-	Deactivated  int    `json:"deactivated"` // steps deactivated since the creation, at the last violation
-	Actions      Counts `json:"actions"`     // action/result of each violating step
+	LeaveAtFirst int `json:"leaveAtFirst"`
+	// ZoneSeen is the first step a role-zone cell lay within the agent's
+	// own vision (-1: not by its first violation). Before that it could
+	// only know of one from teammates whose maps it had joined.
+	ZoneSeen    int    `json:"zoneSeen"`
+	First       int    `json:"first"`
+	Last        int    `json:"last"`
+	Split       Split  `json:"split"`
+	Deactivated int    `json:"deactivated"` // steps deactivated since the creation, at the last violation
+	Actions     Counts `json:"actions"`     // action/result of each violating step
 }
 
 // Counts is a tally by name.
@@ -75,6 +79,7 @@ type Audit struct {
 	prev     *scenario.Snapshot
 	norms    map[string]*normInfo
 	lost     map[string]int // agent → steps deactivated so far
+	zoneSeen map[string]int // agent → first step it saw a role-zone cell
 	teamOf   map[string]string
 	byTeam   map[string]map[string]*Split // team → key (Carry, Adopt:<role>) → split
 	episodes map[[2]string]*Episode       // (agent, norm)
@@ -83,7 +88,7 @@ type Audit struct {
 
 // New starts an audit; initial is the world before the first step.
 func New(p Params, initial *scenario.Snapshot) *Audit {
-	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{},
+	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{},
 		teamOf: map[string]string{}, byTeam: map[string]map[string]*Split{}, episodes: map[[2]string]*Episode{}}
 }
 
@@ -106,6 +111,7 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 	for _, e := range snap.Entities {
 		a.teamOf[e.Name] = e.Team
 	}
+	a.noteZonesSeen(snap)
 	a.judge(snap)
 	for _, e := range snap.Entities {
 		if e.Deactivated {
@@ -113,6 +119,22 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 		}
 	}
 	a.prev = snap
+}
+
+// noteZonesSeen records which agents have a role-zone cell in view now.
+func (a *Audit) noteZonesSeen(snap *scenario.Snapshot) {
+	var ter *terrain
+	for _, e := range snap.Entities {
+		if _, ok := a.zoneSeen[e.Name]; ok {
+			continue
+		}
+		if ter == nil {
+			ter = newTerrain(a.p.Width, a.p.Height, snap)
+		}
+		if ter.zoneWithin(e.Pos, e.Vision) {
+			a.zoneSeen[e.Name] = snap.Step
+		}
+	}
 }
 
 // remember records a norm first seen in the snapshot of step created, with
@@ -250,7 +272,10 @@ func (a *Audit) episode(agent, team string, info *normInfo, step int) *Episode {
 		ep = &Episode{Team: team, Agent: agent, Norm: info.name, Subject: info.subject, Role: info.role,
 			Quantity: info.quantity, Created: info.created, Start: info.start, Until: info.until,
 			RoleAtCreation: info.roleAt[agent], PosAtCreation: info.posAt[agent], Leave: leave,
-			First: step, Actions: Counts{}}
+			First: step, Actions: Counts{}, ZoneSeen: -1}
+		if s, ok := a.zoneSeen[agent]; ok {
+			ep.ZoneSeen = s
+		}
 		a.episodes[k] = ep
 		a.order = append(a.order, k)
 	}

@@ -51,8 +51,8 @@ func adoptWorld(step int) *scenario.Snapshot {
 		Step:      step,
 		RoleZones: []scenario.ZoneSnapshot{{Pos: protocol.Pos{0, 0}, R: 0}},
 		Entities: []scenario.EntitySnapshot{
-			{Name: "near", Team: "A", Role: "default", Pos: protocol.Pos{2, 0}, Action: "skip", ActionResult: "success"},
-			{Name: "far", Team: "A", Role: "default", Pos: protocol.Pos{10, 0}, Action: "move", ActionResult: "success"},
+			{Name: "near", Team: "A", Role: "default", Pos: protocol.Pos{2, 0}, Vision: 2, Action: "skip", ActionResult: "success"},
+			{Name: "far", Team: "A", Role: "default", Pos: protocol.Pos{10, 0}, Vision: 2, Action: "move", ActionResult: "success"},
 		},
 	}
 }
@@ -92,6 +92,8 @@ func TestAudit_Adopt(t *testing.T) {
 			byName := map[string]Episode{eps[0].Agent: eps[0], eps[1].Agent: eps[1]}
 			assert.Equal(t, 3, byName["near"].Leave)
 			assert.Equal(t, 11, byName["far"].Leave)
+			assert.Equal(t, 1, byName["near"].ZoneSeen, "the zone two cells away was in view")
+			assert.Equal(t, -1, byName["far"].ZoneSeen)
 			assert.Equal(t, Counts{"move/success": 1}, byName["far"].Actions)
 			var total Split
 			for _, s := range a.Team("A") {

@@ -43,6 +43,19 @@ func (t *terrain) index(p protocol.Pos) int {
 	return y*t.w + x
 }
 
+// zoneWithin reports whether a role-zone cell lies within distance r of p.
+func (t *terrain) zoneWithin(p protocol.Pos, r int) bool {
+	for dy := -r; dy <= r; dy++ {
+		k := r - abs(dy)
+		for dx := -k; dx <= k; dx++ {
+			if t.zone[t.index(protocol.Pos{p[0] + dx, p[1] + dy})] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // stepsToZone returns, for every cell, the fewest actions an agent moving
 // at speed needs to stand on a role-zone cell (a lower bound: clearing is
 // assumed to succeed at the first try). Unreachable cells get -1.

@@ -164,7 +164,7 @@ const hiddenLinkFailures = 4
 // Carry limit and the clutter check see it and it drops what it cannot
 // use.
 func (b *brain) noticeHiddenLinks() {
-	if b.walk.failures < hiddenLinkFailures || len(b.attached) == 0 {
+	if b.walk.streak < hiddenLinkFailures || len(b.attached) == 0 {
 		return
 	}
 	for _, off := range b.p.AttachedComponent(b.attached) {

@@ -15,7 +15,8 @@ const (
 
 // walkState remembers how the agent's recent moves went.
 type walkState struct {
-	failures int
+	failures int // reset when a random step is tried
+	streak   int // failed moves in a row, whatever was tried
 }
 
 // noteLastMove counts moves that went nowhere.
@@ -25,9 +26,10 @@ func (b *brain) noteLastMove() {
 		return
 	}
 	if game.Succeeded(p.LastResult) {
-		b.walk.failures = 0
+		b.walk.failures, b.walk.streak = 0, 0
 	} else if p.LastResult == game.FailedPath {
 		b.walk.failures++
+		b.walk.streak++
 	}
 }
 

@@ -168,10 +168,11 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 }
 
 // leaveTime is the steps a submitter leaving its spot should allow for a
-// trip of cells to a role zone: it walks at speed 1 (a worker with its
-// anchor, or a constructor), digs through some rock on the way, and
-// adopts.
-func leaveTime(cells int) int { return cells + cells/3 + 5 }
+// trip of cells (as the crow flies) to a role zone: it walks at speed 1 (a
+// worker with its anchor, or a constructor), around or through rock (in
+// the contest caves a way is about half as long again as the distance),
+// and adopts.
+func leaveTime(cells int) int { return cells + cells/2 + 5 }
 
 // wantedRole is the role the team wants the agent in.
 func (b *brain) wantedRole() string {

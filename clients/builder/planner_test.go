@@ -179,7 +179,7 @@ func TestAPlacedSubmitterBuildsOnUntilItMustLeaveForAnAdoptNorm(t *testing.T) {
 }
 
 func TestLeaveTimeAllowsForDiggingAndTheAdopt(t *testing.T) {
-	for _, tt := range []struct{ cells, want int }{{0, 5}, {2, 7}, {9, 17}, {30, 45}} {
+	for _, tt := range []struct{ cells, want int }{{0, 5}, {2, 8}, {9, 18}, {30, 50}} {
 		assert.Equal(t, tt.want, leaveTime(tt.cells), tt.cells)
 	}
 }

@@ -132,6 +132,15 @@ func (b *brain) trackAttachments() {
 	if p.LastResult == game.Success && p.LastAction.Equal(b.sent) {
 		b.applyOwnAction(p.LastAction)
 	}
+	// A detach that failed outright: the thing there is not linked to the
+	// agent directly (it hangs on another of the agent's things, or belongs
+	// to somebody else). Forget it, so that the next drop detaches what
+	// the agent really holds.
+	if p.LastAction.Name == game.ActDetach && p.LastResult == game.Failed && p.LastAction.Equal(b.sent) {
+		if d, ok := game.ParseDir(p.LastAction.Params[0]); ok {
+			b.removeAttached(d.Offset())
+		}
+	}
 	b.submitted, b.connected = nil, nil
 	var kept []game.Pos
 	for _, off := range b.attached {

@@ -260,4 +260,16 @@ func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
 	b.noticeHiddenLinks()
 	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}, {X: 1}}, b.attached)
 	assert.Equal(t, 3, b.structureSize())
+
+	// The block east hangs on the others, not on the agent: detaching it
+	// fails, so the agent forgets it and detaches the one south, its own
+	// link to the whole ring.
+	b.sent = game.Detach(game.E)
+	p := ring(step + 1)
+	p.LastAction, p.LastActionParams, p.LastActionResult = "detach", []string{"e"}, "failed"
+	b.p = game.FromRequest(&protocol.RequestAction{Step: step + 1, Percept: p})
+	b.trackAttachments()
+	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}}, b.attached)
+	b.applyOwnAction(game.Detach(game.S))
+	assert.Empty(t, b.attached, "nothing is linked to the agent any more")
 }

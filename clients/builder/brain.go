@@ -166,8 +166,8 @@ func (b *brain) trackAttachments() {
 // suspects its structure holds more than it knows.
 const hiddenLinkFailures = 4
 
-// noticeHiddenLinks: moves that keep failing may mean the structure is
-// heavier than the agent knows (its block got linked to a dropped
+// noticeHiddenLinks: moves or turns that keep failing may mean the
+// structure is heavier than the agent knows (its block got linked to a dropped
 // structure, and a worker with three things cannot move at all). Then what
 // the percept shows attached to its things counts as its own, so that the
 // Carry limit and the clutter check see it and it drops what it cannot

@@ -233,6 +233,7 @@ func TestServe_StoppedBeforeTheLaunchPrintsNoStandings(t *testing.T) {
 	data, err := os.ReadFile(srvLog)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "while waiting for the launch")
+	assert.Contains(t, string(data), "no simulation was played")
 	assert.NotContains(t, string(data), "standings:")
 	assert.NotContains(t, string(data), "press ENTER to start")
 }

@@ -206,11 +206,14 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	}
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
-	if anyPlayed(summary.Standings) {
+	switch {
+	case anyPlayed(summary.Standings):
 		fmt.Fprintln(stdout, "\nstandings:")
 		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
+	case len(summary.Standings) > 0:
+		fmt.Fprintln(stdout, "no simulation was played")
 	}
 	if summary.Dir != "" {
 		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)

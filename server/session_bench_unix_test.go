@@ -78,3 +78,71 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkSessionReadAction has a client send an action frame and wait for
+// a one-byte acknowledgement, as an agent answers each step: "read per
+// frame" waits in the poller for every frame anew (a read for the frame,
+// then a read that says EAGAIN), "serve" handles the frames inside one
+// wait (socketReader.serve: one read per frame).
+func BenchmarkSessionReadAction(b *testing.B) {
+	frame := []byte(`{"type":"action","content":{"id":12345,"type":"move","p":["n"]}}` + "\x00")
+	for _, mode := range []string{"read per frame", "serve"} {
+		b.Run(mode, func(b *testing.B) {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			client, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer client.Close()
+			conn, err := l.Accept()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Close()
+			src := newSocketReader(conn)
+			reader := protocol.NewFrameReader(src, 0)
+			ack := []byte{1}
+			handle := func() error {
+				f, err := reader.Next()
+				if err != nil {
+					return err
+				}
+				if _, err := protocol.Decode(f); err != nil {
+					b.Error(err)
+				}
+				_, err = conn.Write(ack)
+				return err
+			}
+			go func() {
+				if mode == "serve" {
+					_ = src.(*socketReader).serve(func() bool {
+						for {
+							if err := handle(); err != nil {
+								return err != protocol.ErrWouldBlock
+							}
+						}
+					})
+					return
+				}
+				for handle() == nil {
+				}
+			}()
+			got := make([]byte, 1)
+			b.ReportAllocs()
+			before := processCPU(b)
+			for b.Loop() {
+				if _, err := client.Write(frame); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := io.ReadFull(client, got); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU(b)-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

@@ -10,6 +10,7 @@ import { Decoder, splitRecords } from './codec.js';
 const cacheLimit = 1500; // snapshots kept in memory
 const rawLimit = 64 << 20; // bytes of records loaded ahead at most
 const checkEvery = 10; // steps between decoding checkpoints
+const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 
 export class Store {
   constructor(base, onChange) {
@@ -30,6 +31,7 @@ export class Store {
     this.scores = new Map(); // step → [score per team]
     this.scoresVersion = 0; // counts the changes of scores
     this.loading = new Map(); // segment → promise
+    this.awaited = new Set(); // segments loading in the background that the page asked for since
     this.raw = new Map(); // segment → its records, not decoded yet
     this.rawSize = new Map(); // segment → bytes of its records
     this.rawBytes = 0; // their sum
@@ -151,10 +153,11 @@ export class Store {
   }
 
   fetchSegment(g, background = false) {
+    if (this.loading.has(g) && !background) this.awaited.add(g); // a background load the page now waits for
     if (this.raw.has(g) || this.loading.has(g) || !this.static) return;
     if (this.segments && !this.segments.has(g)) return;
     const failed = this.failedAt.get(g);
-    if (failed && performance.now() - failed < 1000) return;
+    if (failed && performance.now() - failed < retryAfter) return;
     const sim = this.sim;
     const early = takeEarly(this.base, g);
     const response = early ?? fetch(`${this.base}seg/${g}${this.query()}`, { cache: 'no-store', priority: background ? 'low' : 'high' });
@@ -164,11 +167,13 @@ export class Store {
         const body = new Uint8Array(await r.arrayBuffer());
         if (sim !== this.sim) return;
         this.addSegment(g, body, r.headers.get('X-Replay-Error'));
-        if (!background) this.onChange();
+        if (this.awaited.delete(g) || !background) this.onChange();
       })
       .catch(e => {
         this.failedAt.set(g, performance.now());
         console.warn('segment', g, e);
+        // The page waits for it: let it ask again once the pause is over.
+        if (this.awaited.delete(g) || !background) setTimeout(() => this.onChange(), retryAfter);
       })
       .finally(() => {
         this.loading.delete(g);

@@ -28,6 +28,12 @@ func (e *FrameTooLargeError) Error() string {
 	return fmt.Sprintf("protocol: frame of %d bytes exceeds the limit of %d bytes; discarded", e.Size, e.Limit)
 }
 
+// ErrWouldBlock is what a FrameReader's source returns (with no bytes)
+// when it has nothing to read now but may have later, without waiting for
+// it. Next then returns ErrWouldBlock too and keeps what it has of a frame,
+// so that the next call goes on where this one stopped.
+var ErrWouldBlock = errors.New("protocol: no input yet")
+
 // FrameReader splits a byte stream into frames: message bodies terminated by
 // a single 0 byte (docs/protocol.md, "Transport and framing"). It is not safe for concurrent use.
 //
@@ -44,7 +50,8 @@ type FrameReader struct {
 	discarding bool   // inside an oversized frame, skipping to its 0 byte
 	skipped    int    // body bytes of the oversized frame seen so far
 
-	err error // sticky error of the underlying reader, reported once the buffer is drained
+	err    error // sticky error of the underlying reader, reported once the buffer is drained
+	resume bool  // the last Next returned ErrWouldBlock: fr.frame holds the frame's beginning
 }
 
 // NewFrameReader returns a FrameReader that reads from r and rejects frame
@@ -60,8 +67,14 @@ func NewFrameReader(r io.Reader, maxLen int) *FrameReader {
 // *FrameTooLargeError; the reader stays usable. When the stream ends, bytes
 // after the last 0 byte are discarded and io.EOF is returned. Other read
 // errors are returned wrapped.
+//
+// When the source returns ErrWouldBlock, Next returns it as well; calling
+// Next again once there is input continues the frame.
 func (fr *FrameReader) Next() ([]byte, error) {
-	fr.frame = fr.frame[:0]
+	if !fr.resume {
+		fr.frame = fr.frame[:0]
+	}
+	fr.resume = false
 	for {
 		if body, done, err := fr.scanBuffered(); done {
 			return body, err
@@ -75,7 +88,10 @@ func (fr *FrameReader) Next() ([]byte, error) {
 			}
 			return nil, fmt.Errorf("protocol: read frame: %w", fr.err)
 		}
-		fr.fill()
+		if !fr.fill() {
+			fr.resume = true
+			return nil, ErrWouldBlock
+		}
 	}
 }
 
@@ -124,20 +140,25 @@ func (fr *FrameReader) consumePartial(part []byte) {
 
 func (fr *FrameReader) tooLong(n int) bool { return fr.maxLen > 0 && n > fr.maxLen }
 
-// fill reads once more into the (fully consumed) buffer, remembering any error.
-func (fr *FrameReader) fill() {
+// fill reads once more into the (fully consumed) buffer, remembering any
+// error; false when the source would block.
+func (fr *FrameReader) fill() bool {
 	for range maxEmptyReads {
 		n, err := fr.r.Read(fr.buf)
 		fr.start, fr.end = 0, n
+		if err == ErrWouldBlock && n == 0 {
+			return false
+		}
 		if err != nil {
 			fr.err = err
-			return
+			return true
 		}
 		if n > 0 {
-			return
+			return true
 		}
 	}
 	fr.err = io.ErrNoProgress
+	return true
 }
 
 // WriteFrame writes body followed by the terminating 0 byte in a single Write

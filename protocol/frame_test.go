@@ -39,6 +39,20 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
+// wouldBlockReader says ErrWouldBlock before every read of r, as a
+// non-blocking socket without data does: frames are continued, not lost.
+type wouldBlockReader struct {
+	r       io.Reader
+	blocked bool
+}
+
+func (w *wouldBlockReader) Read(p []byte) (int, error) {
+	if w.blocked = !w.blocked; w.blocked {
+		return 0, ErrWouldBlock
+	}
+	return w.r.Read(p)
+}
+
 // readAll drains fr, collecting frames and oversized-frame errors until EOF.
 func readAll(t *testing.T, fr *FrameReader) []frameResult {
 	t.Helper()
@@ -53,6 +67,8 @@ func readAll(t *testing.T, fr *FrameReader) []frameResult {
 			got = append(got, dropped(tooLarge.Size))
 		case err == io.EOF:
 			return got
+		case err == ErrWouldBlock:
+			continue // the source has more later
 		default:
 			require.NoError(t, err)
 		}
@@ -87,6 +103,12 @@ func TestFrameReader(t *testing.T) {
 		"one byte": iotest.OneByteReader,
 		"chunks 3": chunked(3),
 		"data+EOF": iotest.DataErrReader,
+		"would block between chunks of 3": func(r io.Reader) io.Reader {
+			return &wouldBlockReader{r: chunked(3)(r)}
+		},
+		"would block between single bytes": func(r io.Reader) io.Reader {
+			return &wouldBlockReader{r: iotest.OneByteReader(r)}
+		},
 	}
 	for _, tt := range tests {
 		for rname, wrap := range readers {

@@ -198,6 +198,20 @@ type TeamScore struct {
 	Score int64
 }
 
+// ScoresInOrder lists the scores of teams in that order (0 for a team
+// without an entry): score tables and replay indexes hold them by position.
+func ScoresInOrder(teams []string, scores []TeamScore) []int64 {
+	out := make([]int64, len(teams))
+	for i, t := range teams {
+		for _, s := range scores {
+			if s.Team == t {
+				out[i] = s.Score
+			}
+		}
+	}
+	return out
+}
+
 // Scores lists every team's score in match order.
 func (w *World) Scores() []TeamScore {
 	out := make([]TeamScore, len(w.teams))

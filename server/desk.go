@@ -54,7 +54,8 @@ func (s *Server) acceptLoop(l net.Listener) {
 // desk timeout, however slowly its bytes trickle in.
 func (s *Server) frontDesk(conn net.Conn) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
-	reader := protocol.NewFrameReader(newSocketReader(conn), s.cfg.Server.MaxPacketLength)
+	src := newSocketReader(conn)
+	reader := protocol.NewFrameReader(src, s.cfg.Server.MaxPacketLength)
 	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
 	frame, err := reader.Next()
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Server) frontDesk(conn net.Conn) {
 	_ = conn.SetReadDeadline(time.Time{})
 	switch m := msg.(type) {
 	case protocol.AuthRequest:
-		s.authenticate(conn, reader, m)
+		s.authenticate(conn, reader, src, m)
 	case protocol.StatusRequest:
 		s.serveStatus(conn, reader)
 	default:
@@ -88,7 +89,7 @@ func (s *Server) frontDesk(conn net.Conn) {
 
 // authenticate checks credentials; on success the connection becomes the
 // account's session, replacing any previous one (docs/protocol.md, "Reconnection").
-func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req protocol.AuthRequest) {
+func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src io.Reader, req protocol.AuthRequest) {
 	acc, ok := s.accounts[req.User]
 	if !ok || acc.password != req.Password {
 		s.log.Warn().Str("user", req.User).Str("remote", conn.RemoteAddr().String()).Bool("known", ok).Msg("authentication failed")
@@ -105,7 +106,7 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, req p
 	sess.log.Info().Str("team", acc.team).Msg("agent authenticated")
 	s.statusChanged()
 	s.wakeStepLoop()
-	sess.run(reader)
+	sess.run(reader, src)
 }
 
 // serveStatus answers status requests on a connection that started with one,

@@ -46,7 +46,7 @@ func (s *Server) awaitLaunch(ctx context.Context) error {
 	if spec.Kind == config.LaunchOnKey {
 		if s.opts.Console == nil {
 			s.log.Warn().Msg(`launch is "key" but there is no console: only the launch command (POST /admin/launch) starts the tournament`)
-		} else {
+		} else if !s.opts.ConsoleUnattended {
 			s.log.Info().Msg("press ENTER to start the tournament")
 		}
 		return launchWhen(ctx, s, s.key.pressed)

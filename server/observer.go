@@ -60,6 +60,17 @@ type ActionRecorder interface {
 	StepAnswers(info SimInfo, step int, answers []Answer)
 }
 
+// ScoreObserver is an Observer that needs only the number and the scores of
+// each step (a progress line, metrics): the step loop calls StepScored
+// instead of StepDone, and builds no snapshot of the world for it (a
+// snapshot of a big world costs more than a percept of every agent).
+type ScoreObserver interface {
+	Observer
+	// StepScored reports the step just executed; scores are in the
+	// world's team order (as Snapshot.Scores) and must not be modified.
+	StepScored(info SimInfo, step int, scores []scenario.TeamScore)
+}
+
 // Observer watches simulations: replay writers, the live monitor, progress
 // lines. Calls come from the step loop, one at a time and in order; an
 // observer must return quickly and never block (hand work off, drop if late).

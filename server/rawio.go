@@ -4,6 +4,8 @@ import (
 	"io"
 	"net"
 	"syscall"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 // The hot path of a session — one request-action out and one action in per
@@ -77,12 +79,28 @@ func (w *nonBlockingWriter) write(b []byte) (int, error) {
 
 // socketReader reads a connection with raw reads; when nothing is there it
 // waits in the network poller (and honours the read deadline).
+//
+// serve keeps the reader inside one wait of the poller for a whole session:
+// the frames of each wake-up are handled right there, and after a read that
+// did not fill the buffer (the socket had no more at that moment) the next
+// read is not tried — the reader waits at once. That saves the read that
+// would only say EAGAIN, one per agent and step. It is safe because the
+// poller's readiness is reset only when a wait of the poller starts: any
+// bytes that arrive after a read wake the reader again (with edge-triggered
+// epoll every arrival is an event), at worst for one read that finds the
+// socket empty.
 type socketReader struct {
 	raw syscall.RawConn
 	buf []byte
 	n   int
 	err error
 	fn  func(fd uintptr) bool
+
+	// While serving: the descriptor, and whether the socket was found
+	// empty since the last wake-up.
+	serving bool
+	fd      uintptr
+	drained bool
 }
 
 // newSocketReader reads conn, with raw reads when it is a socket.
@@ -93,28 +111,46 @@ func newSocketReader(conn net.Conn) io.Reader {
 	}
 	r := &socketReader{raw: rc}
 	r.fn = func(fd uintptr) bool {
-		for {
-			n, err := rawRead(fd, r.buf)
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return false // wait until readable
-			case err != nil:
-				r.err = err
-			case n == 0:
-				r.err = io.EOF
-			}
-			r.n = n
-			return true
+		n, err := readOnce(fd, r.buf)
+		if err == protocol.ErrWouldBlock {
+			return false // wait until readable
 		}
+		r.n, r.err = n, err
+		return true
 	}
 	return r
+}
+
+// readOnce reads fd once: ErrWouldBlock when it has nothing now, io.EOF
+// when the peer closed it.
+func readOnce(fd uintptr, b []byte) (int, error) {
+	for {
+		n, err := rawRead(fd, b)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return 0, protocol.ErrWouldBlock
+		case err != nil:
+			return 0, err
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
 }
 
 func (r *socketReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if r.serving {
+		if r.drained {
+			return 0, protocol.ErrWouldBlock
+		}
+		n, err := readOnce(r.fd, p)
+		r.drained = err == protocol.ErrWouldBlock || (err == nil && n < len(p))
+		return n, err
 	}
 	r.buf, r.n, r.err = p, 0, nil
 	err := r.raw.Read(r.fn)
@@ -123,4 +159,17 @@ func (r *socketReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return r.n, r.err
+}
+
+// serve calls handle each time the socket becomes readable, until it
+// returns true; within handle, Read never waits: it returns
+// protocol.ErrWouldBlock instead, and handle then returns false. The error
+// is the poller's (the connection was closed, a deadline passed).
+func (r *socketReader) serve(handle func() (done bool)) error {
+	return r.raw.Read(func(fd uintptr) bool {
+		r.serving, r.fd, r.drained = true, fd, false
+		done := handle()
+		r.serving = false
+		return done
+	})
 }

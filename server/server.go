@@ -30,6 +30,10 @@ type Options struct {
 	Console io.Reader
 	// ConsoleOut receives the answers to console commands; nil logs them.
 	ConsoleOut io.Writer
+	// ConsoleUnattended says that nobody types on Console (it is not a
+	// terminal): the caller has said how to launch instead, so the "press
+	// ENTER" prompt would only mislead. Commands are still read from it.
+	ConsoleUnattended bool
 	// LaunchNow starts the tournament at once whatever server.launch says.
 	LaunchNow bool
 	// Launch, when set, replaces server.launch: the tournament starts when

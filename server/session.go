@@ -55,15 +55,16 @@ func (s *session) close() {
 }
 
 // run serves the session until the connection ends. reader is the frame
-// reader that already consumed the auth-request.
-func (s *session) run(reader *protocol.FrameReader) {
+// reader that already consumed the auth-request; src is its source (from
+// newSocketReader).
+func (s *session) run(reader *protocol.FrameReader, src io.Reader) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		s.writeLoop()
 	}()
-	s.readLoop(reader)
+	s.readLoop(reader, src)
 	s.close()
 	wg.Wait()
 	s.acc.detach(s)
@@ -73,41 +74,74 @@ func (s *session) run(reader *protocol.FrameReader) {
 	s.log.Info().Msg("agent disconnected")
 }
 
-// readLoop handles client frames; bad frames are logged and dropped, the
-// connection goes on (docs/protocol.md, "Frame size limit", docs/protocol.md, "Malformed input").
-func (s *session) readLoop(reader *protocol.FrameReader) {
-	for {
-		frame, err := reader.Next()
-		var tooLarge *protocol.FrameTooLargeError
-		switch {
-		case errors.As(err, &tooLarge):
-			s.acc.counters.malformed.Add(1)
-			s.acc.counters.bytesIn.Add(int64(tooLarge.Size))
-			s.log.Debug().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
-			continue
-		case err != nil:
-			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-				s.log.Debug().Err(err).Msg("read ended")
+// readLoop handles client frames until the connection ends. On a socket it
+// handles them inside the network poller's wait (socketReader.serve), so
+// that a read which could only say "nothing yet" is never made.
+func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) {
+	sr, ok := src.(*socketReader)
+	if !ok {
+		for s.readFrame(reader) == nil {
+		}
+		return
+	}
+	err := sr.serve(func() bool {
+		for {
+			switch err := s.readFrame(reader); {
+			case err == nil:
+			case errors.Is(err, protocol.ErrWouldBlock):
+				return false // wait for more
+			default:
+				return true
 			}
-			return
 		}
-		s.acc.counters.bytesIn.Add(int64(len(frame)) + 1)
-		msg, err := protocol.Decode(frame)
-		if err != nil {
-			s.acc.counters.malformed.Add(1)
-			s.log.Debug().Err(err).Int("size", len(frame)).Msg("dropped malformed message")
-			continue
-		}
-		switch m := msg.(type) {
-		case protocol.Action:
-			s.receiveAction(m)
-		case protocol.StatusRequest:
-			s.out.push(s.srv.status.response(s.srv.now()))
-		case protocol.AuthRequest:
-			s.log.Warn().Msg("ignored a second auth-request")
-		default:
-			s.log.Warn().Str("type", msg.MessageType()).Msg("ignored unexpected message")
-		}
+	})
+	if err != nil {
+		s.readEnded(err)
+	}
+}
+
+// readFrame reads and handles the next frame; bad frames are logged and
+// dropped, the connection goes on (docs/protocol.md, "Frame size limit", docs/protocol.md, "Malformed input").
+// The error is protocol.ErrWouldBlock when the socket has nothing more
+// for now, else the end of reading.
+func (s *session) readFrame(reader *protocol.FrameReader) error {
+	frame, err := reader.Next()
+	var tooLarge *protocol.FrameTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		s.acc.counters.malformed.Add(1)
+		s.acc.counters.bytesIn.Add(int64(tooLarge.Size))
+		s.log.Debug().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
+		return nil
+	case errors.Is(err, protocol.ErrWouldBlock):
+		return err
+	case err != nil:
+		s.readEnded(err)
+		return err
+	}
+	s.acc.counters.bytesIn.Add(int64(len(frame)) + 1)
+	msg, err := protocol.Decode(frame)
+	if err != nil {
+		s.acc.counters.malformed.Add(1)
+		s.log.Debug().Err(err).Int("size", len(frame)).Msg("dropped malformed message")
+		return nil
+	}
+	switch m := msg.(type) {
+	case protocol.Action:
+		s.receiveAction(m)
+	case protocol.StatusRequest:
+		s.out.push(s.srv.status.response(s.srv.now()))
+	case protocol.AuthRequest:
+		s.log.Warn().Msg("ignored a second auth-request")
+	default:
+		s.log.Warn().Str("type", msg.MessageType()).Msg("ignored unexpected message")
+	}
+	return nil
+}
+
+func (s *session) readEnded(err error) {
+	if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+		s.log.Debug().Err(err).Msg("read ended")
 	}
 }
 

@@ -30,20 +30,7 @@ func BenchmarkSessionRequestAction(b *testing.B) {
 		Role: "default", Things: things}}
 	for _, mode := range []string{"writer", "direct"} {
 		b.Run(mode, func(b *testing.B) {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer l.Close()
-			client, err := net.Dial("tcp", l.Addr().String())
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer client.Close()
-			conn, err := l.Accept()
-			if err != nil {
-				b.Fatal(err)
-			}
+			client, conn := loopbackPair(b)
 			go answerEveryFrame(client)
 			srv := &Server{log: zerolog.Nop()}
 			sess := newSession(srv, conn, &account{user: "a"})
@@ -69,6 +56,27 @@ func BenchmarkSessionRequestAction(b *testing.B) {
 	}
 }
 
+// loopbackPair is a client's connection and the server's end of it, over
+// loopback TCP; both are closed when the benchmark ends.
+func loopbackPair(b *testing.B) (client, server net.Conn) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	client, err = net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = client.Close() })
+	server, err = l.Accept()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = server.Close() })
+	return client, server
+}
+
 // processCPU is the user and system CPU time of this process so far (the
 // client's reading and answering included, the same in every mode).
 func processCPU(b *testing.B) time.Duration {
@@ -77,4 +85,58 @@ func processCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSessionReadAction has a client send an action frame and wait for
+// a one-byte acknowledgement, as an agent answers each step: "read per
+// frame" waits in the poller for every frame anew (a read for the frame,
+// then a read that says EAGAIN), "serve" handles the frames inside one
+// wait (socketReader.serve: one read per frame).
+func BenchmarkSessionReadAction(b *testing.B) {
+	frame := []byte(`{"type":"action","content":{"id":12345,"type":"move","p":["n"]}}` + "\x00")
+	for _, mode := range []string{"read per frame", "serve"} {
+		b.Run(mode, func(b *testing.B) {
+			client, conn := loopbackPair(b)
+			src := newSocketReader(conn)
+			reader := protocol.NewFrameReader(src, 0)
+			ack := []byte{1}
+			handle := func() error {
+				f, err := reader.Next()
+				if err != nil {
+					return err
+				}
+				if _, err := protocol.Decode(f); err != nil {
+					b.Error(err)
+				}
+				_, err = conn.Write(ack)
+				return err
+			}
+			go func() {
+				if mode == "serve" {
+					_ = src.(*socketReader).serve(func() bool {
+						for {
+							if err := handle(); err != nil {
+								return err != protocol.ErrWouldBlock
+							}
+						}
+					})
+					return
+				}
+				for handle() == nil {
+				}
+			}()
+			got := make([]byte, 1)
+			b.ReportAllocs()
+			before := processCPU(b)
+			for b.Loop() {
+				if _, err := client.Write(frame); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := io.ReadFull(client, got); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU(b)-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
 }

@@ -140,22 +140,36 @@ func (sim *simulation) step(ctx context.Context) error {
 		return fmt.Errorf("execute step %d: %w", w.Step(), err)
 	}
 	sim.srv.stepCounted(sim.info, w.Step(), time.Since(began), sim.conduct, answers)
-	sim.srv.ctrl.stepDone(w.Step(), w.Scores())
-	if obs := sim.srv.opts.Observers; len(obs) > 0 {
-		snap := w.Snapshot()
-		for _, o := range obs {
-			if r, ok := o.(ActionRecorder); ok {
-				r.StepAnswers(sim.info, w.Step(), answers)
-			}
-			o.StepDone(sim.info, snap)
-		}
-	}
+	scores := w.Scores()
+	sim.srv.ctrl.stepDone(w.Step(), scores)
+	sim.tellObservers(scores, answers)
 	if pace := sim.srv.opts.MinStepDuration; pace > 0 {
 		if err := sleepCtx(ctx, pace-time.Since(began)); err != nil {
 			return fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, w.Step())
 		}
 	}
 	return nil
+}
+
+// tellObservers reports the step just executed. The world's snapshot is
+// built only when an observer needs more than the scores, and then once for
+// all of them.
+func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answer) {
+	w := sim.world
+	var snap *scenario.Snapshot
+	for _, o := range sim.srv.opts.Observers {
+		if so, ok := o.(ScoreObserver); ok {
+			so.StepScored(sim.info, w.Step(), scores)
+			continue
+		}
+		if r, ok := o.(ActionRecorder); ok {
+			r.StepAnswers(sim.info, w.Step(), answers)
+		}
+		if snap == nil {
+			snap = w.Snapshot()
+		}
+		o.StepDone(sim.info, snap)
+	}
 }
 
 // awaitActions returns when every connected participant has answered or the

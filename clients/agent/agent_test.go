@@ -60,13 +60,17 @@ func runAgent(ctx context.Context, cfg agent.Config, b agent.Behaviour) <-chan e
 
 func result(t *testing.T, done <-chan error) error {
 	t.Helper()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(fakeserver.Timeout):
-		t.Fatal("agent.Run did not return")
-		return nil
-	}
+	return fakeserver.Result(t, done, "agent.Run")
+}
+
+// acceptLoggedIn accepts the agent's next connection and lets it log in.
+func acceptLoggedIn(t *testing.T, srv *fakeserver.Server) *fakeserver.Conn {
+	t.Helper()
+	c, err := srv.Accept()
+	require.NoError(t, err)
+	_, err = c.Login(protocol.AuthOK)
+	require.NoError(t, err)
+	return c
 }
 
 func config(addr string) agent.Config {
@@ -132,10 +136,7 @@ func TestRunReconnectsAfterTheServerDropsTheConnection(t *testing.T) {
 	b := &recorder{}
 	done := runAgent(t.Context(), config(srv.Addr()), b)
 
-	first, err := srv.Accept()
-	require.NoError(t, err)
-	_, err = first.Login(protocol.AuthOK)
-	require.NoError(t, err)
+	first := acceptLoggedIn(t, srv)
 	require.NoError(t, first.Send(simStart))
 	require.NoError(t, first.Send(&protocol.RequestAction{ID: 1}))
 	action, err := first.RecvAction()
@@ -165,10 +166,7 @@ func TestRunStartsANewSimulationOnANewSimStart(t *testing.T) {
 	srv := fakeserver.Start(t)
 	b := &recorder{}
 	done := runAgent(t.Context(), config(srv.Addr()), b)
-	c, err := srv.Accept()
-	require.NoError(t, err)
-	_, err = c.Login(protocol.AuthOK)
-	require.NoError(t, err)
+	c := acceptLoggedIn(t, srv)
 
 	next := simStart
 	next.Time = 2
@@ -194,10 +192,7 @@ func TestRunRetriesUntilTheServerIsUp(t *testing.T) {
 	}
 	done := runAgent(t.Context(), cfg, &recorder{})
 
-	c, err := srv.Accept()
-	require.NoError(t, err)
-	_, err = c.Login(protocol.AuthOK)
-	require.NoError(t, err)
+	c := acceptLoggedIn(t, srv)
 	require.NoError(t, c.Send(protocol.Bye{}))
 	require.NoError(t, result(t, done))
 	assert.Equal(t, int32(4), attempts.Load())
@@ -214,10 +209,7 @@ func TestRunReconnectsWhenAuthResponseNeverComes(t *testing.T) {
 	_, err = silent.Recv() // the auth-request, never answered
 	require.NoError(t, err)
 
-	c, err := srv.Accept()
-	require.NoError(t, err)
-	_, err = c.Login(protocol.AuthOK)
-	require.NoError(t, err)
+	c := acceptLoggedIn(t, srv)
 	require.NoError(t, c.Send(protocol.Bye{}))
 	require.NoError(t, result(t, done))
 }
@@ -226,10 +218,7 @@ func TestRunReturnsWhenTheContextEnds(t *testing.T) {
 	srv := fakeserver.Start(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := runAgent(ctx, config(srv.Addr()), &recorder{})
-	c, err := srv.Accept()
-	require.NoError(t, err)
-	_, err = c.Login(protocol.AuthOK)
-	require.NoError(t, err)
+	c := acceptLoggedIn(t, srv)
 	require.NoError(t, c.Send(simStart))
 
 	cancel() // the agent is blocked reading; cancelling must unblock it

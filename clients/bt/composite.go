@@ -2,44 +2,73 @@ package bt
 
 import "fmt"
 
-type sequence struct{ nodeBase }
+// resuming is a composite with memory: it ticks its children in order
+// while they return pass, and while one runs the next tick resumes at it.
+// It returns the first other status, or pass when every child passed.
+// Sequence (pass = Success) and Fallback (pass = Failure) are its two faces.
+type resuming struct {
+	nodeBase
+	pass Status
+}
 
 // Sequence ticks its children in order while they succeed and returns the
 // first failure or running status; it succeeds when all succeed. It has
 // memory: while running it resumes at the running child, and the children
 // before it are not ticked again.
 func Sequence(children ...Node) Node {
-	return &sequence{nodeBase{kind: "sequence", kids: children}}
+	return &resuming{nodeBase{kind: "sequence", kids: children}, Success}
 }
 
-func (n *sequence) tick(c *Context) Status {
+// Fallback is a selector with memory: while a child runs, the next tick
+// resumes at it instead of re-trying the children before it.
+func Fallback(children ...Node) Node {
+	return &resuming{nodeBase{kind: "fallback", kids: children}, Failure}
+}
+
+func (n *resuming) tick(c *Context) Status {
 	s := c.slot(n)
 	for i := s.child; i < len(n.kids); i++ {
-		switch c.tickNode(n.kids[i]) {
-		case Running:
+		st := c.tickNode(n.kids[i])
+		if st == Running {
 			s.child = i
-			return Running
-		case Failure:
-			return Failure
+		}
+		if st != n.pass {
+			return st
 		}
 	}
-	return Success
+	return n.pass
 }
 
-type reactiveSequence struct{ nodeBase }
+// reactive is a composite without memory: every tick starts at the first
+// child and goes on while children return pass, so earlier children are
+// re-checked; a running child that an earlier one overtakes is halted.
+// ReactiveSequence (pass = Success) and Selector (pass = Failure) are its
+// two faces.
+type reactive struct {
+	nodeBase
+	pass Status
+}
 
 // ReactiveSequence is a sequence without memory: every tick starts at the
 // first child, so earlier conditions are re-checked; a running child whose
 // predecessors stop succeeding is halted.
 func ReactiveSequence(children ...Node) Node {
-	return &reactiveSequence{nodeBase{kind: "reactive-sequence", kids: children}}
+	return &reactive{nodeBase{kind: "reactive-sequence", kids: children}, Success}
 }
 
-func (n *reactiveSequence) tick(c *Context) Status {
+// Selector ticks its children in order until one succeeds or runs, and
+// fails when all fail. It re-evaluates from the first child every tick, so
+// a higher-priority child can interrupt a running lower one (which is then
+// halted).
+func Selector(children ...Node) Node {
+	return &reactive{nodeBase{kind: "selector", kids: children}, Failure}
+}
+
+func (n *reactive) tick(c *Context) Status {
 	s := c.slot(n)
 	for i, k := range n.kids {
 		st := c.tickNode(k)
-		if st == Success {
+		if st == n.pass {
 			continue
 		}
 		n.haltOthers(c, s, i)
@@ -49,69 +78,15 @@ func (n *reactiveSequence) tick(c *Context) Status {
 		return st
 	}
 	n.haltOthers(c, s, -1)
-	return Success
+	return n.pass
 }
 
 // haltOthers halts the child that was running before if it is not keep.
-func (n *reactiveSequence) haltOthers(c *Context, s *slot, keep int) {
+func (n *reactive) haltOthers(c *Context, s *slot, keep int) {
 	if prev := s.child - 1; prev >= 0 && prev != keep {
 		c.halt(n.kids[prev])
 	}
 	s.child = 0
-}
-
-type selector struct{ nodeBase }
-
-// Selector ticks its children in order until one succeeds or runs, and
-// fails when all fail. It re-evaluates from the first child every tick, so
-// a higher-priority child can interrupt a running lower one (which is then
-// halted).
-func Selector(children ...Node) Node {
-	return &selector{nodeBase{kind: "selector", kids: children}}
-}
-
-func (n *selector) tick(c *Context) Status {
-	s := c.slot(n)
-	prev := s.child - 1
-	for i, k := range n.kids {
-		st := c.tickNode(k)
-		if st == Failure {
-			continue
-		}
-		if prev >= 0 && prev != i {
-			c.halt(n.kids[prev])
-		}
-		if st == Running {
-			s.child = i + 1
-		}
-		return st
-	}
-	if prev >= 0 {
-		c.halt(n.kids[prev])
-	}
-	return Failure
-}
-
-type fallback struct{ nodeBase }
-
-// Fallback is a selector with memory: while a child runs, the next tick
-// resumes at it instead of re-trying the children before it.
-func Fallback(children ...Node) Node {
-	return &fallback{nodeBase{kind: "fallback", kids: children}}
-}
-
-func (n *fallback) tick(c *Context) Status {
-	s := c.slot(n)
-	for i := s.child; i < len(n.kids); i++ {
-		switch c.tickNode(n.kids[i]) {
-		case Running:
-			s.child = i
-			return Running
-		case Success:
-			return Success
-		}
-	}
-	return Failure
 }
 
 type parallel struct {

@@ -44,9 +44,13 @@ func (n *force) tick(c *Context) Status {
 	return n.result
 }
 
-type repeat struct {
+// loop re-ticks its child until the child returns stopOn (which the loop
+// returns) or has returned the other result limit times (the loop then
+// returns that result). Repeat and UntilSuccess are the two mirror images.
+type loop struct {
 	nodeBase
-	times Count
+	limit  Count
+	stopOn Status
 }
 
 // Repeat ticks the child until it has succeeded times times, and fails as
@@ -55,60 +59,29 @@ type repeat struct {
 // (up to a bound); one that acted continues in the next tick. A count read
 // from the blackboard is read when the node starts.
 func Repeat(times Count, child Node) Node {
-	return &repeat{nodeBase{kind: "repeat(" + times.String() + ")", kids: []Node{child}}, times}
-}
-
-func (n *repeat) tick(c *Context) Status {
-	s := c.slot(n)
-	times, ok := s.limit(c, n, n.times)
-	if !ok {
-		return Failure
-	}
-	for range maxLoops {
-		switch c.tickNode(n.kids[0]) {
-		case Running:
-			return Running
-		case Failure:
-			return Failure
-		}
-		s.count++
-		if times > 0 && s.count >= times {
-			return Success
-		}
-		if c.Acted() {
-			return Running
-		}
-	}
-	return Running
-}
-
-type untilSuccess struct {
-	nodeBase
-	tries Count
+	return &loop{nodeBase{kind: "repeat(" + times.String() + ")", kids: []Node{child}}, times, Failure}
 }
 
 // UntilSuccess ticks the child until it succeeds, at most tries times; it
 // fails after tries failures. tries <= 0 retries for ever.
 func UntilSuccess(tries Count, child Node) Node {
-	return &untilSuccess{nodeBase{kind: "until-success(" + tries.String() + ")", kids: []Node{child}}, tries}
+	return &loop{nodeBase{kind: "until-success(" + tries.String() + ")", kids: []Node{child}}, tries, Success}
 }
 
-func (n *untilSuccess) tick(c *Context) Status {
+func (n *loop) tick(c *Context) Status {
 	s := c.slot(n)
-	tries, ok := s.limit(c, n, n.tries)
+	limit, ok := s.limit(c, n, n.limit)
 	if !ok {
 		return Failure
 	}
 	for range maxLoops {
-		switch c.tickNode(n.kids[0]) {
-		case Running:
-			return Running
-		case Success:
-			return Success
+		st := c.tickNode(n.kids[0])
+		if st == Running || st == n.stopOn {
+			return st
 		}
 		s.count++
-		if tries > 0 && s.count >= tries {
-			return Failure
+		if limit > 0 && s.count >= limit {
+			return st
 		}
 		if c.Acted() {
 			return Running

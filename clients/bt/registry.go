@@ -99,7 +99,7 @@ func (r *Registry) Skills() []string { return slices.Sorted(maps.Keys(r.skills))
 func (r *Registry) Funcs() []string { return slices.Sorted(maps.Keys(r.funcs)) }
 
 func builtinSkills() []Skill {
-	return []Skill{
+	skills := []Skill{
 		{Name: "skip", Doc: "do nothing for one step", Run: func(c *Context, call *Call) Status {
 			if call.Ticks > 0 {
 				return Success
@@ -117,37 +117,42 @@ func builtinSkills() []Skill {
 			}},
 		{Name: "succeed", Doc: "succeed at once without acting", Run: func(*Context, *Call) Status { return Success }},
 		{Name: "fail", Doc: "fail at once without acting", Run: func(*Context, *Call) Status { return Failure }},
-		{Name: "set", Doc: "store value (default true) under key on the agent's blackboard",
-			Params: []Param{{Name: "key", Kind: KindString}, {Name: "value", Kind: KindAny, Optional: true}},
-			Run: func(c *Context, call *Call) Status {
-				v := Bool(true)
-				if len(call.Args) > 1 {
-					v = call.Args[1]
-				}
-				c.Blackboard().Set(call.Arg(0), v)
-				return Success
-			}},
-		{Name: "unset", Doc: "remove key from the agent's blackboard", Params: []Param{{Name: "key", Kind: KindString}},
-			Run: func(c *Context, call *Call) Status {
-				c.Blackboard().Delete(call.Arg(0))
-				return Success
-			}},
-		{Name: "teamSet", Doc: "store value (default true) under key on the team's blackboard",
-			Params: []Param{{Name: "key", Kind: KindString}, {Name: "value", Kind: KindAny, Optional: true}},
-			Run: func(c *Context, call *Call) Status {
-				v := Bool(true)
-				if len(call.Args) > 1 {
-					v = call.Args[1]
-				}
-				c.Team().Set(call.Arg(0), v)
-				return Success
-			}},
-		{Name: "teamUnset", Doc: "remove key from the team's blackboard", Params: []Param{{Name: "key", Kind: KindString}},
-			Run: func(c *Context, call *Call) Status {
-				c.Team().Delete(call.Arg(0))
-				return Success
-			}},
 	}
+	agent := func(c *Context) keyStore { return c.Blackboard() }
+	team := func(c *Context) keyStore { return c.Team() }
+	return append(skills,
+		setSkill("set", "agent", agent), unsetSkill("unset", "agent", agent),
+		setSkill("teamSet", "team", team), unsetSkill("teamUnset", "team", team))
+}
+
+// keyStore is what set and unset write to: the agent's or the team's
+// blackboard.
+type keyStore interface {
+	Set(key string, v any)
+	Delete(key string)
+}
+
+// setSkill stores value (default true) under key on whose blackboard.
+func setSkill(name, whose string, board func(*Context) keyStore) Skill {
+	return Skill{Name: name, Doc: "store value (default true) under key on the " + whose + "'s blackboard",
+		Params: []Param{{Name: "key", Kind: KindString}, {Name: "value", Kind: KindAny, Optional: true}},
+		Run: func(c *Context, call *Call) Status {
+			v := Bool(true)
+			if len(call.Args) > 1 {
+				v = call.Args[1]
+			}
+			board(c).Set(call.Arg(0), v)
+			return Success
+		}}
+}
+
+// unsetSkill removes key from whose blackboard.
+func unsetSkill(name, whose string, board func(*Context) keyStore) Skill {
+	return Skill{Name: name, Doc: "remove key from the " + whose + "'s blackboard", Params: []Param{{Name: "key", Kind: KindString}},
+		Run: func(c *Context, call *Call) Status {
+			board(c).Delete(call.Arg(0))
+			return Success
+		}}
 }
 
 // truthy is what flag and teamFlag make of a blackboard entry: a boolean

@@ -60,13 +60,7 @@ func runTeam(ctx context.Context, cfg team.Config, nb team.NewBehaviour) <-chan 
 
 func result(t *testing.T, done <-chan error) error {
 	t.Helper()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(fakeserver.Timeout):
-		t.Fatal("team.Run did not return")
-		return nil
-	}
+	return fakeserver.Result(t, done, "team.Run")
 }
 
 func TestRunFiveAgents(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,7 +173,7 @@ func TestServe_TwoServersOnOneFolder(t *testing.T) {
 	folder := filepath.Join(dir, "tournament")
 
 	first, firstLog := startServe(t, bin, "-conf", conf, "-dir", folder) // "key": waits for ever
-	awaitLog(t, firstLog, "press ENTER", 1)
+	awaitLog(t, firstLog, "standard input is not a terminal", 1)
 
 	second, secondLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s", "-log-level", "error")
 	assert.Equal(t, 1, exitCode(second.Wait()))
@@ -216,4 +217,23 @@ func TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand(t *testing.T
 	for _, err := range wait() {
 		require.NoError(t, err)
 	}
+	data, err := os.ReadFile(srvLog)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "press ENTER to start", "no prompt nobody can answer")
+}
+
+// TestServe_StoppedBeforeTheLaunchPrintsNoStandings: a tournament stopped
+// while it waits for its launch reports that, not a table of zeros.
+func TestServe_StoppedBeforeTheLaunchPrintsNoStandings(t *testing.T) {
+	f := newServeFixture(t, 5, 1)
+	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", filepath.Join(f.dir, "tournament"))
+	awaitLog(t, srvLog, "standard input is not a terminal", 1)
+	require.NoError(t, srv.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 3, exitCode(srv.Wait()), "interrupted: continue with -resume")
+	data, err := os.ReadFile(srvLog)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "while waiting for the launch")
+	assert.Contains(t, string(data), "no simulation was played")
+	assert.NotContains(t, string(data), "standings:")
+	assert.NotContains(t, string(data), "press ENTER to start")
 }

@@ -49,6 +49,8 @@ type progress struct {
 	rateKnown bool
 }
 
+var _ server.ScoreObserver = (*progress)(nil)
+
 // newProgress shows progress on out; log, when not nil, gets the progress
 // lines when out is not a terminal.
 func newProgress(out io.Writer, log *zerolog.Logger, simulations int) *progress {
@@ -67,11 +69,18 @@ func (p *progress) SimulationStarted(info server.SimInfo, _ scenario.Static, _ *
 	}
 }
 
+// StepDone is StepScored for callers that have a snapshot.
 func (p *progress) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
+	p.StepScored(info, snap.Step, snap.Scores)
+}
+
+// StepScored makes progress a server.ScoreObserver: the step loop builds no
+// snapshot for it.
+func (p *progress) StepScored(info server.SimInfo, step int, scores []scenario.TeamScore) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
-	p.step, p.scores = snap.Step, snap.Scores
+	p.step, p.scores = step, scores
 	if d := now.Sub(p.markAt); d >= rateWindow {
 		p.rate, p.rateKnown = float64(p.step-p.markStep)/d.Seconds(), true
 		p.markAt, p.markStep = now, p.step

@@ -170,6 +170,10 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		opts.Console, opts.ConsoleOut = os.Stdin, stdout
 	}
 	opts.WaitForAgents = f.waitAgents
+	if spec, err := config.ParseLaunch(cfg.Server.Launch, time.Now()); err == nil && spec.Kind == config.LaunchOnKey &&
+		opts.Console == os.Stdin && !isTerminal(os.Stdin) && f.waitAgents == 0 && !opts.LaunchNow {
+		opts.ConsoleUnattended = true
+	}
 	spec, err := newSpectators(cfg, monitorOn, log)
 	if err != nil {
 		return err
@@ -197,17 +201,19 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return err
 	}
 	adminLaunch := ports.serve(cfg, spec, srv, m, stdout)
-	if spec, err := config.ParseLaunch(cfg.Server.Launch, time.Now()); err == nil && spec.Kind == config.LaunchOnKey &&
-		opts.Console == os.Stdin && !isTerminal(os.Stdin) && f.waitAgents == 0 {
+	if opts.ConsoleUnattended {
 		warnUnattendedKeyLaunch(log, adminLaunch)
 	}
 	summary, err := srv.Run(ctx)
 	printSummary(stdout, summary)
-	if len(summary.Standings) > 0 {
+	switch {
+	case anyPlayed(summary.Standings):
 		fmt.Fprintln(stdout, "\nstandings:")
 		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
+	case len(summary.Standings) > 0:
+		fmt.Fprintln(stdout, "no simulation was played")
 	}
 	if summary.Dir != "" {
 		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)
@@ -233,6 +239,17 @@ func warnUnattendedKeyLaunch(log zerolog.Logger, adminLaunch string) {
 	}
 	log.Warn().Msg(`launch is "key" but standard input is not a terminal, so nobody can press ENTER: ` +
 		"start the tournament with " + how + ", or run it with -launch 30s (a delay, or HH:mm) or -wait-agents 5m")
+}
+
+// anyPlayed reports whether the standings hold a played simulation: a run
+// stopped before its first simulation has nothing worth a table.
+func anyPlayed(standings []server.Standing) bool {
+	for _, st := range standings {
+		if st.Played > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // printSummary prints the scores of every simulation this run completed.

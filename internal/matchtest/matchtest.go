@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/loadconfig"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/scenario/scenariotest"
@@ -124,36 +125,15 @@ func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.
 
 // Config is a contest-like config of teams × agents on a size×size grid.
 func Config(teams, agents, size, steps int) (*config.Config, error) {
-	teamsJSON := ""
-	for i := range teams {
-		if i > 0 {
-			teamsJSON += ","
-		}
-		teamsJSON += fmt.Sprintf(`%q:{"prefix":"agent","password":"1"}`, string(rune('A'+i)))
+	names := make([]string, teams)
+	for i := range names {
+		names[i] = string(rune('A' + i))
 	}
 	cfg, err := config.Parse("matchtest.json", fmt.Appendf(nil, `{
  "server": {"teamsPerMatch": %d},
- "match": [{
-  "steps": %d, "randomSeed": 17, "randomFail": 1, "entities": {"standard": %d}, "clusterBounds": [1,3],
-  "roles": [
-   {"name":"default","vision":5,"actions":["skip","move","rotate","adopt","detach","clear"],"speed":[1],"clear":{"chance":0.7,"maxDistance":1}},
-   {"name":"worker","actions":["request","attach","connect","disconnect","submit"],"speed":[2,1,1,0]},
-   {"name":"constructor","actions":["request","attach","connect","disconnect","submit"],"speed":[1]},
-   {"name":"explorer","vision":7,"actions":["attach","survey"],"speed":[3,0]},
-   {"name":"digger","speed":[1,0],"clear":{"chance":1,"maxDistance":5}}],
-  "clearEnergyCost": 2, "deactivatedDuration": 10, "maxEnergy": 100, "refreshEnergy": 50, "stepRecharge": 1,
-  "clearDamage": [32,16,8,4,2,1], "attachLimit": 10,
-  "grid": {"width": %d, "height": %d, "instructions": [["cave",0.45,3,5,4]],
-           "goals": {"number":7,"size":[1,3],"moveProbability":0.1}, "roleZones": {"number":5,"size":[3,5]}},
-  "blockTypes": [3,3], "dispensers": [5,10],
-  "tasks": {"size":[1,4],"concurrent":3,"iterations":[5,10],"maxDuration":[100,200]},
-  "events": {"chance":15,"radius":[3,5],"warning":5,"create":[-3,1],"perimeter":2},
-  "regulation": {"simultaneous":1,"chance":15,"subjects":[
-   {"name":"Carry","announcement":[5,10],"duration":[5,10],"punishment":[10,10],"weight":10,"optional":{"quantity":[0,1]}},
-   {"name":"Adopt","announcement":[40,50],"duration":[20,40],"punishment":[2,3],"weight":15,"optional":{"playing":50}}]}
- }],
- "teams": {%s}
-}`, teams, steps, agents, size, size, teamsJSON))
+ "match": [%s],
+ "teams": %s
+}`, teams, loadconfig.Match(agents, size, steps), loadconfig.Teams(names)))
 	if err != nil {
 		return nil, fmt.Errorf("matchtest: %w", err)
 	}

@@ -34,28 +34,9 @@ type Encoder struct {
 	prev     *scenario.Snapshot
 	prevAns  []Answer
 	in       *interner
-	// The previous snapshot's thing lists in keyed form, converted once.
-	blocks, obstacles, dispensers thingCache
+	// The lists of blocks, obstacles and dispensers last found in id order.
+	blocks, obstacles, dispensers orderMemo
 	body, secs                    sink // scratch buffers, reused for every record
-}
-
-// thingCache keeps the keyed form of a snapshot's list while the list is
-// the same (the world hands out the same obstacle list while nothing
-// changes), so each list is converted once, not once per step.
-type thingCache struct {
-	of     any // the list's first element address and length, as identity
-	things []thing
-}
-
-func cached[T any](c *thingCache, list []T, convert func([]T) []thing) []thing {
-	var id any = len(list)
-	if len(list) > 0 {
-		id = [2]any{&list[0], len(list)}
-	}
-	if c.things == nil || c.of != id {
-		c.of, c.things = id, convert(list)
-	}
-	return c.things
 }
 
 // NewEncoder starts the records of a simulation on a width×height grid with
@@ -73,7 +54,7 @@ func (e *Encoder) Interval() int { return e.interval }
 // Reset makes the next record a keyframe (after a gap in the steps).
 func (e *Encoder) Reset() {
 	e.prev, e.prevAns = nil, nil
-	e.blocks, e.obstacles, e.dispensers = thingCache{}, thingCache{}, thingCache{}
+	e.blocks, e.obstacles, e.dispensers = orderMemo{}, orderMemo{}, orderMemo{}
 }
 
 // Table is the current string table. The returned slice is never modified
@@ -158,16 +139,13 @@ func (e *Encoder) encodeDelta(dst []byte, snap *scenario.Snapshot, answers []Ans
 	}
 	section(secEntities, true, func() { putEntityChanges(secs, g, in, prev.Entities, snap.Entities) })
 	section(secBlocks, !sameThings(prev.Blocks, snap.Blocks), func() {
-		a := cached(&e.blocks, prev.Blocks, blockThings)
-		putThingChanges(secs, g, in, a, cached(&e.blocks, snap.Blocks, blockThings), true)
+		putSnapshotChanges(secs, g, in, &e.blocks, prev.Blocks, snap.Blocks, blockThing, blockThings, true)
 	})
 	section(secObstacles, !sameObstacles(prev.Obstacles, snap.Obstacles), func() {
-		a := cached(&e.obstacles, prev.Obstacles, obstacleThings)
-		putThingChanges(secs, g, in, a, cached(&e.obstacles, snap.Obstacles, obstacleThings), false)
+		putSnapshotChanges(secs, g, in, &e.obstacles, prev.Obstacles, snap.Obstacles, obstacleThing, obstacleThings, false)
 	})
 	section(secDispensers, !sameDispensers(prev.Dispensers, snap.Dispensers), func() {
-		a := cached(&e.dispensers, prev.Dispensers, dispenserThings)
-		putThingChanges(secs, g, in, a, cached(&e.dispensers, snap.Dispensers, dispenserThings), true)
+		putSnapshotChanges(secs, g, in, &e.dispensers, prev.Dispensers, snap.Dispensers, dispenserThing, dispenserThings, true)
 	})
 	section(secGoalZones, !sameZones(prev.GoalZones, snap.GoalZones), func() { putZones(secs, snap.GoalZones) })
 	section(secRoleZones, !sameZones(prev.RoleZones, snap.RoleZones), func() { putZones(secs, snap.RoleZones) })

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/scenario"
 )
 
 // ErrNoStep is returned for a step the replay does not hold.
@@ -159,7 +160,7 @@ func (r *Replay) Scores() ([][]int64, error) {
 		}
 		table := make([][]int64, r.Last+2)
 		r.err = r.Walk(func(st codec.Step) error {
-			table[st.Snapshot.Step+1] = teamOrder(r.Meta.Static.Teams, st.Snapshot.Scores)
+			table[st.Snapshot.Step+1] = scenario.ScoresInOrder(r.Meta.Static.Teams, st.Snapshot.Scores)
 			return nil
 		})
 		r.scores = table

@@ -148,21 +148,8 @@ func (w *Writer) Add(step int, key bool, rec []byte, scores []scenario.TeamScore
 		w.index.Scores = append(w.index.Scores, nil) // the steps of a hole
 	}
 	w.index.Last = step
-	w.index.Scores = append(w.index.Scores, teamOrder(w.meta.Static.Teams, scores))
+	w.index.Scores = append(w.index.Scores, scenario.ScoresInOrder(w.meta.Static.Teams, scores))
 	return w.err
-}
-
-// teamOrder puts scores into the static world's team order.
-func teamOrder(teams []string, scores []scenario.TeamScore) []int64 {
-	out := make([]int64, len(teams))
-	for i, t := range teams {
-		for _, s := range scores {
-			if s.Team == t {
-				out[i] = s.Score
-			}
-		}
-	}
-	return out
 }
 
 // Flush writes the open chunk now, even if it is not full (a simulation

@@ -62,10 +62,14 @@ func (m *Metrics) Handler() http.Handler {
 // StepTimed observes one step's duration (server.StepTimer).
 func (m *Metrics) StepTimed(_ server.SimInfo, _ int, d time.Duration) { m.steps.Observe(d.Seconds()) }
 
-// SimulationStarted, StepDone and SimulationEnded make Metrics a
-// server.Observer; it needs nothing from them.
+var _ server.ScoreObserver = (*Metrics)(nil)
+
+// SimulationStarted, StepDone, StepScored and SimulationEnded make Metrics
+// a server.ScoreObserver (so the step loop builds no snapshot for it); it
+// needs nothing from them.
 func (m *Metrics) SimulationStarted(server.SimInfo, scenario.Static, *scenario.Snapshot) {}
 func (m *Metrics) StepDone(server.SimInfo, *scenario.Snapshot)                           {}
+func (m *Metrics) StepScored(server.SimInfo, int, []scenario.TeamScore)                  {}
 func (m *Metrics) SimulationEnded(server.SimInfo, server.SimResult)                      {}
 
 // figures is the collector of everything read at scrape time.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/scenario"
 )
 
 // Library serves replays read-only, in both formats: one replay (a compact
@@ -196,7 +197,7 @@ func describe(f found) (LibraryEntry, error) {
 				e.Last = max(e.Last, s)
 			}
 			if snap, err := r.Snapshot(e.Last); err == nil {
-				e.Scores = teamScores(r.Static.Teams, snap.Scores)
+				e.Scores = scenario.ScoresInOrder(r.Static.Teams, snap.Scores)
 			}
 		} else {
 			e.Damaged, e.Error = true, err.Error()

@@ -96,7 +96,7 @@ func (s *officialSource) buildIndex() (viewIndex, error) {
 			for len(idx.Scores) < snap.Step+2 {
 				idx.Scores = append(idx.Scores, nil)
 			}
-			idx.Scores[snap.Step+1] = teamScores(st.Teams, snap.Scores)
+			idx.Scores[snap.Step+1] = scenario.ScoresInOrder(st.Teams, snap.Scores)
 			idx.Last = max(idx.Last, snap.Step)
 		}
 	}
@@ -165,17 +165,4 @@ func (s *officialSource) segment(g int) *segmentBody {
 		}
 		return newSegmentBody(recs, readErr)
 	})
-}
-
-// teamScores puts scores into the static world's team order.
-func teamScores(teams []string, scores []scenario.TeamScore) []int64 {
-	out := make([]int64, len(teams))
-	for i, t := range teams {
-		for _, s := range scores {
-			if s.Team == t {
-				out[i] = s.Score
-			}
-		}
-	}
-	return out
 }

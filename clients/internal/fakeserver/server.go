@@ -145,3 +145,16 @@ func (c *Conn) Login(result string) (protocol.AuthRequest, error) {
 
 // Close drops the connection, as a crashing or restarting server would.
 func (c *Conn) Close() error { return c.conn.Close() }
+
+// Result waits at most Timeout for the error of a client run in the
+// background (what names it in the failure).
+func Result(t testing.TB, done <-chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(Timeout):
+		t.Fatalf("%s did not return", what)
+		return nil
+	}
+}

@@ -3,11 +3,14 @@
 
 import { teamStyle } from './colors.js';
 
+const pad = 4;
+
 export class ScoreChart {
   constructor(canvas, onSeek) {
     this.canvas = canvas;
     this.onSeek = onSeek;
-    this.steps = 0;
+    this.steps = 0; // steps the x axis spans
+    this.soFar = false; // the x axis ends at the last known step, not the simulation's end
     this.stats = { points: 0, from: null, to: null, gaps: 0 }; // what the last draw plotted (tests)
     canvas.addEventListener('click', e => {
       if (!this.steps) return;
@@ -16,22 +19,53 @@ export class ScoreChart {
     });
   }
 
-  // draw plots store.scores for steps -1 .. steps-1.
+  // draw plots store.scores for steps -1 .. steps-1 (so far: up to the
+  // last step there is) and marks step current.
+  // The lines are drawn again only when the scores or the size changed;
+  // otherwise the last lines are copied and the marker moves.
   draw(store, current) {
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
     const w = c.clientWidth, h = c.clientHeight;
     if (c.width !== Math.round(w * dpr)) c.width = Math.round(w * dpr);
     if (c.height !== Math.round(h * dpr)) c.height = Math.round(h * dpr);
     const ctx = c.getContext('2d');
+    const whole = store.static?.steps ?? 0;
+    this.steps = this.soFar && whole ? Math.min(whole, Math.max(store.last + 2, 2)) : whole;
+    const inputs = [store, store.scoresVersion, this.steps, c.width, c.height, dpr];
+    if (!this.lines || !inputs.every((v, i) => v === this.linesOf[i])) {
+      this.lines ??= document.createElement('canvas');
+      this.lines.width = c.width;
+      this.lines.height = c.height;
+      this.linesOf = inputs;
+      this.drawLines(this.lines.getContext('2d'), store, w, h, dpr);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, c.width, c.height);
+    ctx.drawImage(this.lines, 0, 0);
+    if (!this.steps || current === null) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const x = this.x(w, current);
+    ctx.beginPath();
+    ctx.moveTo(Math.round(x) + 0.5, 0);
+    ctx.lineTo(Math.round(x) + 0.5, h);
+    ctx.strokeStyle = 'rgba(0,0,0,0.5)';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  // x is the horizontal position of step s in a chart w pixels wide.
+  x(w, s) {
+    return pad + ((s + 1) / this.steps) * (w - 2 * pad);
+  }
+
+  drawLines(ctx, store, w, h, dpr) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
-    this.steps = store.static?.steps ?? 0;
     if (!this.steps) return;
     const steps = [...store.scores.keys()].sort((a, b) => a - b);
     let max = 1;
     for (const s of steps) for (const v of store.scores.get(s)) max = Math.max(max, v);
-    const pad = 4;
-    const x = s => pad + ((s + 1) / this.steps) * (w - 2 * pad);
+    const x = s => this.x(w, s);
     const y = v => h - pad - (v / max) * (h - 2 * pad - 10);
     ctx.strokeStyle = '#ddd';
     ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
@@ -55,13 +89,5 @@ export class ScoreChart {
     });
     const from = steps.length ? steps[0] : null, to = steps.length ? steps[steps.length - 1] : null;
     this.stats = { points: steps.length, from, to, gaps: steps.length ? to - from + 1 - steps.length : 0 };
-    if (current !== null) {
-      ctx.beginPath();
-      ctx.moveTo(Math.round(x(current)) + 0.5, 0);
-      ctx.lineTo(Math.round(x(current)) + 0.5, h);
-      ctx.strokeStyle = 'rgba(0,0,0,0.5)';
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    }
   }
 }

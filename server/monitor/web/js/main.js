@@ -31,6 +31,7 @@ const app = {
   shown: null, // the snapshot on screen
   state: 'connecting',
   dirty: true,
+  data: 0, // counts the arrivals of data (dataChanged)
   tournament: null, // TournamentFeed (live mode)
   bannerClosed: null, // the simulation whose end banner was closed
 };
@@ -61,13 +62,33 @@ function redraw() {
   app.dirty = true;
 }
 
+// dataChanged is the stores' and the feed's callback: new steps, scores or
+// segments arrived, so what the panel derives from them may differ.
+function dataChanged() {
+  app.data++;
+  redraw();
+}
+
+// changed tells whether the inputs of a part of the page differ (by
+// identity) from those of its last draw, and remembers them: a part is
+// drawn again only when something it shows changed.
+const drawnWith = new Map();
+function changed(part, ...inputs) {
+  const before = drawnWith.get(part);
+  if (before && before.length === inputs.length && before.every((v, i) => v === inputs[i])) return false;
+  drawnWith.set(part, inputs);
+  return true;
+}
+
 // ---- modes ----------------------------------------------------------------
 
 async function start() {
   const params = new URLSearchParams(location.search);
-  const info = await getJSON('info.json').catch(() => ({ live: true, replays: false }));
-  $('lnk-replays').hidden = !(info.live && info.replays);
+  const infoFetch = getJSON('info.json').catch(() => ({ live: true, replays: false }));
+  infoFetch.then(info => ($('lnk-replays').hidden = !(info.live && info.replays)));
+  // A replay needs nothing from info.json: it is not waited for.
   if (params.has('replay')) return openReplay(params.get('replay'), hashStep());
+  const info = await infoFetch;
   if (params.has('library') || !info.live) {
     const list = await getJSON('replays/index.json');
     if (list.length === 1 && !params.has('library')) {
@@ -82,6 +103,7 @@ async function start() {
 function openLive(step) {
   app.mode = 'live';
   $('t-live').hidden = false;
+  $('chart-zoom').hidden = false; // early in a long match the whole simulation's axis leaves a short line
   app.admin = new AdminControls($('admin'), $('btn-admin'), redraw);
   app.admin.probe();
   app.tournament = new TournamentFeed(redraw);
@@ -95,7 +117,7 @@ function openLive(step) {
     () => {
       if (feed.store !== app.store) setStore(feed.store);
       if (app.live) app.step = app.store.last;
-      redraw();
+      dataChanged();
     },
     state => setState(state),
   );
@@ -105,7 +127,7 @@ async function openReplay(id, step) {
   app.mode = 'replay';
   app.live = false;
   $('t-live').hidden = true;
-  const store = new Store(`replays/${encodeURIComponent(id)}/`, redraw);
+  const store = new Store(`replays/${encodeURIComponent(id)}/`, dataChanged);
   try {
     await store.load();
   } catch (e) {
@@ -313,11 +335,11 @@ function render() {
     if (a) map.centreOn(a.pos[0], a.pos[1]);
   }
   map.draw(shown, app.selected);
-  renderPanel(app, shown);
-  if (app.stats.advance()) redraw(); // more steps counted: show them
-  renderStats($('stats'), store, app.stats, app.step ?? -1);
+  if (changed('panel', store, shown, app.selected, app.live, app.tournament?.status, app.data)) renderPanel(app, shown);
+  renderStatsPart();
   renderBannerCard(store, shown);
   chart.draw(store, app.step);
+  app.chartScores = store.scoresVersion;
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
     select(name);
     setView('map');
@@ -347,6 +369,7 @@ function render() {
     chart: { ...chart.stats },
     legend: $('legend').open,
     statsUpTo: app.stats.at(app.step ?? -1).upTo,
+    painted: app.painted,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
     waiting: !$('waiting').hidden,
@@ -355,15 +378,42 @@ function render() {
   };
 }
 
+// renderStatsPart shows the team statistics when the walk counted more
+// steps or the step changed.
+function renderStatsPart() {
+  const walk = app.stats, step = app.step ?? -1;
+  if (!changed('stats', walk, walk.next, walk.skipped, step)) return;
+  renderStats($('stats'), app.store, walk, step);
+  if (window.massim) window.massim.statsUpTo = walk.at(step).upTo;
+}
+
+// notePainted records when the step asked for is first drawn (for the
+// timing measurements: performance.now() at the end of that frame's draw).
+function notePainted(shown) {
+  if (!shown || shown.step !== app.step || app.painted?.step === shown.step) return;
+  app.painted = { step: shown.step, at: performance.now() };
+  if (window.massim) window.massim.painted = app.painted;
+  if (app.mode === 'replay' && !app.store.fill) app.store.fillAll(); // the rest of the replay, after the first frame
+}
+
+const statsBudget = 4; // ms per frame for counting statistics
+
 function frame(now) {
   // The next frame is asked for first: a failure in one draw (logged by the
   // browser) must not stop the page.
   requestAnimationFrame(frame);
   advance(now);
+  // Scores learnt from decoded steps (the statistics walk decodes in the
+  // background) go into the chart.
+  if (app.store && app.store.scoresVersion !== app.chartScores) redraw();
   if (app.dirty) {
     app.dirty = false;
     render();
+    notePainted(app.shown);
   }
+  // Statistics are counted in the time left over, and only their table
+  // is drawn again.
+  if (app.stats && app.stats.advance(statsBudget)) renderStatsPart();
   if (app.store) address.update(now);
 }
 
@@ -392,6 +442,12 @@ $('btn-fit').onclick = () => {
   setFollow(false);
 };
 $('btn-view').onclick = () => setView(app.view === 'map' ? 'status' : 'map');
+$('chart-zoom').onclick = () => {
+  chart.soFar = !chart.soFar;
+  $('chart-zoom').classList.toggle('on', chart.soFar);
+  $('chart-zoom').setAttribute('aria-pressed', String(chart.soFar));
+  redraw();
+};
 
 function togglePlay() {
   if (app.live) {

@@ -24,7 +24,8 @@ export class MapView {
     this.teamIndex = new Map();
     this.blockIndex = new Map();
     this.terrain = document.createElement('canvas');
-    this.terrainOf = null;
+    this.terrainOf = null; // the lists the terrain image shows
+    this.drawn = null; // what the canvas shows: draw's inputs
     this.snap = null;
     this.selected = null;
     this.stats = { step: null, agents: 0, blocks: 0, copies: 0 };
@@ -41,6 +42,7 @@ export class MapView {
     this.terrain.width = st.grid.width;
     this.terrain.height = st.grid.height;
     this.terrainOf = null;
+    this.drawn = null;
     this.fit();
   }
 
@@ -198,13 +200,17 @@ export class MapView {
     return `(${x}, ${y}) ${lines.join(' · ')}`;
   }
 
-  // draw renders snap; selected is an agent name or null.
+  // draw renders snap; selected is an agent name or null. It does nothing
+  // when the canvas shows that already (same step, selection, view, size).
   draw(snap, selected) {
     this.snap = snap;
     this.selected = selected;
     const dpr = window.devicePixelRatio || 1;
     const { w, h } = this.size();
     this.followResize(w, h);
+    const inputs = [snap, selected, this.static, this.ox, this.oy, this.scale, w, h, dpr];
+    if (this.drawn && inputs.every((v, i) => v === this.drawn[i])) return;
+    this.drawn = inputs;
     if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
       this.canvas.width = Math.round(w * dpr);
       this.canvas.height = Math.round(h * dpr);
@@ -217,7 +223,10 @@ export class MapView {
       this.stats = { step: null, agents: 0, blocks: 0, copies: 0 };
       return;
     }
-    if (this.terrainOf !== snap) this.paintTerrain(snap);
+    // Decoded steps share the lists that did not change: the terrain image
+    // is painted again only when obstacles or zones changed.
+    const of = this.terrainOf;
+    if (!of || of[0] !== snap.obstacles || of[1] !== snap.goalZones || of[2] !== snap.roleZones) this.paintTerrain(snap);
     const g = this.static.grid, s = this.scale;
     const mw = g.width * s, mh = g.height * s;
     const kx0 = Math.floor(-this.ox / mw), kx1 = Math.floor((w - this.ox) / mw);
@@ -299,7 +308,7 @@ export class MapView {
     const obstacle = rgba(colours.obstacle);
     for (const o of snap.obstacles) img.data.set(obstacle, (o.pos[1] * g.width + o.pos[0]) * 4);
     ctx.putImageData(img, 0, 0);
-    this.terrainOf = snap;
+    this.terrainOf = [snap.obstacles, snap.goalZones, snap.roleZones];
   }
 
   gridLines(w, h) {

@@ -8,7 +8,6 @@ import { within } from './pov.js';
 import { el, teamSwatch } from './panel.js';
 import { plural } from './words.js';
 
-const perTick = 400; // steps counted per call of advance
 
 // stepCounts compares snapshot cur with the one before it (prev) and counts,
 // per team: completed tasks by size, blocks delivered, agents struck by a
@@ -55,18 +54,20 @@ export class StatsWalk {
     this.skipped = 0; // steps that could not be read
   }
 
-  // advance counts the steps that are loaded; it returns true when it
-  // counted something (a redraw shows it).
-  advance() {
+  // advance counts the steps that are loaded, for about budget ms (the
+  // page calls it every frame: it must never hold the page up); it
+  // returns true when it counted something (the table shows it).
+  advance(budget) {
     const st = this.store;
+    const until = performance.now() + budget;
     if (this.prev === undefined) {
-      this.prev = st.get(-1) ?? undefined;
+      this.prev = st.get(-1, true) ?? undefined;
       if (this.prev === undefined) return false;
       this.totals[0] = new Map(st.teams.map(t => [t, emptyTotals()]));
     }
     let counted = 0;
-    while (this.next <= st.last && counted < perTick) {
-      const cur = st.get(this.next);
+    while (this.next <= st.last && performance.now() < until) {
+      const cur = st.get(this.next, true);
       if (!cur) {
         if (!st.gapAt?.(this.next)) break; // still loading
         this.skipped++;
@@ -82,7 +83,6 @@ export class StatsWalk {
       this.next++;
       counted++;
     }
-    if (this.next <= st.last) st.prefetch?.(this.next + 5);
     return counted > 0;
   }
 

@@ -8,6 +8,10 @@
 import { Decoder, splitRecords } from './codec.js';
 
 const cacheLimit = 1500; // snapshots kept in memory
+const rawLimit = 64 << 20; // bytes of records loaded ahead at most
+const fillAtOnce = 3; // segment requests at a time while loading a replay ahead
+const checkEvery = 10; // steps between decoding checkpoints
+const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 
 export class Store {
   constructor(base, onChange) {
@@ -26,7 +30,15 @@ export class Store {
     this.segments = null; // Set of segments that hold steps (null: any)
     this.frames = new Map(); // step → snapshot
     this.scores = new Map(); // step → [score per team]
+    this.scoresVersion = 0; // counts the changes of scores
     this.loading = new Map(); // segment → promise
+    this.awaited = new Set(); // segments loading in the background that the page asked for since
+    this.raw = new Map(); // segment → its records, not decoded yet
+    this.rawSize = new Map(); // segment → bytes of its records
+    this.rawBytes = 0; // their sum
+    this.cursors = new Map(); // segment → {dec, i, last}: where decoding stopped
+    this.checkpoints = new Map(); // step → {i, table, snap}: a decoder's state after it
+    this.fill = false; // load every segment in the background
     this.failedAt = new Map(); // segment → time of the last failed or short load
     this.indexFetch = null;
     this.indexAgain = false;
@@ -64,7 +76,10 @@ export class Store {
     this.gaps = idx.gaps || [];
     if (idx.format !== 'live') this.segments = new Set(idx.segments || []);
     (idx.scores || []).forEach((s, i) => {
-      if (s && !this.scores.has(i - 1)) this.scores.set(i - 1, s);
+      if (s && !this.scores.has(i - 1)) {
+        this.scores.set(i - 1, s);
+        this.scoresVersion++;
+      }
     });
     this.onChange();
   }
@@ -99,7 +114,12 @@ export class Store {
   remember(snap) {
     this.frames.set(snap.step, snap);
     const byTeam = new Map(snap.scores.map(([t, s]) => [t, s]));
-    this.scores.set(snap.step, this.teams.map(t => byTeam.get(t) ?? 0));
+    const scores = this.teams.map(t => byTeam.get(t) ?? 0);
+    const known = this.scores.get(snap.step);
+    if (!known || known.some((v, i) => v !== scores[i])) {
+      this.scores.set(snap.step, scores);
+      this.scoresVersion++;
+    }
     if (this.frames.size > cacheLimit) this.evict(snap.step);
   }
 
@@ -112,92 +132,171 @@ export class Store {
     return step < this.interval ? 0 : Math.floor(step / this.interval);
   }
 
-  // get returns the snapshot of step if loaded, else starts loading it.
-  get(step) {
+  segmentEnd(g) {
+    return g === 0 ? this.interval - 1 : (g + 1) * this.interval - 1;
+  }
+
+  // get returns the snapshot of step: from the cache, else decoded from its
+  // segment's records (only up to step), else null while the segment loads
+  // (in the background: no onChange when it arrives).
+  get(step, background = false) {
     const snap = this.frames.get(step);
-    if (snap) return snap;
-    this.wanted = step;
-    if (!this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
-    return null;
+    if (snap || this.gapAt(step)) return snap ?? null;
+    const g = this.segmentOf(step);
+    if (this.raw.has(g)) this.decodeTo(g, step);
+    const found = this.frames.get(step);
+    if (!found && !this.raw.has(g) && !this.gapAt(step)) this.fetchSegment(g, background);
+    return found ?? null;
   }
 
   prefetch(step) {
     if (step <= this.last && !this.frames.has(step) && !this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
   }
 
-  fetchSegment(g) {
-    if (this.loading.has(g) || !this.static) return;
+  fetchSegment(g, background = false) {
+    if (this.loading.has(g) && !background) this.awaited.add(g); // a background load the page now waits for
+    if (this.raw.has(g) || this.loading.has(g) || !this.static) return;
     if (this.segments && !this.segments.has(g)) return;
     const failed = this.failedAt.get(g);
-    if (failed && performance.now() - failed < 1000) return;
+    if (failed && performance.now() - failed < retryAfter) return;
     const sim = this.sim;
-    const p = fetch(`${this.base}seg/${g}${this.query()}`, { cache: 'no-store' })
+    const early = takeEarly(this.base, g);
+    const response = early ?? fetch(`${this.base}seg/${g}${this.query()}`, { cache: 'no-store', priority: background ? 'low' : 'high' });
+    const p = response
       .then(async r => {
         if (!r.ok) throw new Error(`segment ${g}: ${r.status}`);
         const body = new Uint8Array(await r.arrayBuffer());
         if (sim !== this.sim) return;
-        await this.decodeSegment(g, body, r.headers.get('X-Replay-Error'));
+        this.addSegment(g, body, r.headers.get('X-Replay-Error'));
+        if (this.awaited.delete(g) || !background) this.onChange();
       })
       .catch(e => {
         this.failedAt.set(g, performance.now());
         console.warn('segment', g, e);
+        // The page waits for it: let it ask again once the pause is over.
+        if (this.awaited.delete(g) || !background) setTimeout(() => this.onChange(), retryAfter);
       })
-      .finally(() => this.loading.delete(g));
+      .finally(() => {
+        this.loading.delete(g);
+        this.fillNext();
+      });
     this.loading.set(g, p);
   }
 
-  // decodeSegment decodes a segment's records in order. The step the page
-  // waits for is shown first: the records up to it are decoded at once,
-  // the rest in small batches after the page has drawn it.
-  async decodeSegment(g, body, serverError) {
-    const dec = new Decoder(this.static.grid.width, this.static.grid.height);
-    const records = splitRecords(body);
-    const end = g === 0 ? this.interval - 1 : (g + 1) * this.interval - 1;
-    let last = null;
-    let error = serverError;
-    let i = 0;
-    const decodeUntil = stop => {
-      for (; i < records.length && !error; i++) {
-        let step;
-        try {
-          step = dec.decode(records[i]);
-        } catch (e) {
-          error = e.message;
-          break;
-        }
-        last = step.snapshot.step;
-        if (!this.frames.has(last)) this.remember(step.snapshot);
-        if (last > this.last) this.last = last;
-        if (stop(last)) {
-          i++;
-          break;
-        }
+  // addSegment keeps a segment's records; they are decoded when a step of
+  // it is asked for. A segment the server could not read whole is a gap
+  // from its start, with the server's reason.
+  addSegment(g, body, serverError) {
+    if (serverError) {
+      this.addGap(g === 0 ? -1 : g * this.interval, serverError, g);
+      return;
+    }
+    this.dropSegment(g);
+    this.raw.set(g, splitRecords(body));
+    this.rawSize.set(g, body.length);
+    this.rawBytes += body.length;
+  }
+
+  addGap(from, error, g) {
+    const to = Math.min(this.segmentEnd(g), this.last);
+    if (from <= to && !this.gapAt(from)) this.gaps = [...this.gaps, { from, to, error }];
+  }
+
+  // decodeTo decodes segment g's records up to step. It goes on from the
+  // nearest point before step where decoding stopped or left a checkpoint
+  // (every checkEvery steps), so a seek decodes a few records, not the
+  // whole segment from its keyframe.
+  decodeTo(g, step) {
+    const records = this.raw.get(g);
+    let c = this.cursors.get(g);
+    const past = c && c.last !== null && c.last >= step;
+    if (!c || past || (c.last ?? -2) < step - checkEvery) {
+      const r = this.resumeAt(g, step);
+      if (!c || past || (r.last ?? -2) > (c.last ?? -2)) c = r;
+    }
+    this.cursors.set(g, c);
+    while (c.i < records.length && (c.last === null || c.last < step)) {
+      let snap;
+      try {
+        snap = c.dec.decode(records[c.i]).snapshot;
+      } catch (e) {
+        // The steps after the last good one cannot be shown: a gap with the reason.
+        this.dropSegment(g);
+        this.addGap(c.last === null ? (g === 0 ? -1 : g * this.interval) : c.last + 1, e.message, g);
+        return;
       }
-    };
-    const wanted = this.wanted;
-    decodeUntil(s => s === wanted);
-    if (i < records.length && !error) this.onChange(); // draw the step it waits for
-    while (i < records.length && !error) {
-      // Let the page draw before decoding on; the rest needs no redraw
-      // until the end (the chart takes the new scores then).
-      await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
-      const until = i + 25;
-      decodeUntil(() => i + 1 >= until);
+      c.i++;
+      c.last = snap.step;
+      if (c.last % checkEvery === 0) this.checkpoints.set(c.last, { i: c.i, table: c.dec.table, snap });
+      if (!this.frames.has(c.last)) this.remember(snap);
+      if (c.last > this.last) this.last = c.last;
     }
-    if (error) {
-      // The steps after the last good one cannot be shown: a gap with the reason.
-      const from = last === null ? (g === 0 ? -1 : g * this.interval) : last + 1;
-      const to = Math.min(end, this.last);
-      if (from <= to && !this.gapAt(from)) this.gaps = [...this.gaps, { from, to, error }];
-    } else if (last === null || last < end) {
-      this.failedAt.set(g, performance.now()); // the open segment of a running simulation: it grows
+    if (c.i >= records.length && (c.last === null || c.last < this.segmentEnd(g)) && step > (c.last ?? -2)) {
+      // The open segment of a running simulation: it grows; ask again later.
+      this.dropSegment(g);
+      this.failedAt.set(g, performance.now());
     }
-    this.onChange();
+  }
+
+  // resumeAt is a decoding position in segment g at the latest checkpoint
+  // before step, or at its keyframe.
+  resumeAt(g, step) {
+    const dec = new Decoder(this.static.grid.width, this.static.grid.height);
+    const first = g === 0 ? -1 : g * this.interval;
+    for (let s = step - 1 - ((step - 1) % checkEvery + checkEvery) % checkEvery; s >= first; s -= checkEvery) {
+      const cp = this.checkpoints.get(s);
+      if (!cp) continue;
+      dec.prev = cp.snap;
+      dec.table = cp.table;
+      return { dec, i: cp.i, last: s };
+    }
+    return { dec, i: 0, last: null };
+  }
+
+  dropSegment(g) {
+    this.rawBytes -= this.rawSize.get(g) ?? 0;
+    this.rawSize.delete(g);
+    this.raw.delete(g);
+    this.cursors.delete(g);
+    const first = g === 0 ? -1 : g * this.interval;
+    for (let s = Math.max(0, first); s <= this.segmentEnd(g); s += checkEvery) this.checkpoints.delete(s);
+  }
+
+  // fillNext loads in the background, a few at a time, every segment of a
+  // replay the page has not asked for yet, so that a seek anywhere needs no
+  // download. Records are kept as they came (a few hundred bytes a step).
+  fillNext() {
+    if (!this.fill || !this.segments) return;
+    for (const g of this.segments) {
+      if (this.loading.size >= fillAtOnce || this.rawBytes > rawLimit) return;
+      if (!this.raw.has(g) && !this.loading.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {
+        this.fetchSegment(g, true);
+      }
+    }
+  }
+
+  // fillAll starts fillNext (after the first frame: it must not compete).
+  fillAll() {
+    this.fill = true;
+    this.fillNext();
   }
 }
 
+// takeEarly returns the response index.html started for this base and
+// segment before the modules loaded, once; null when there is none.
+function takeEarly(base, g) {
+  const early = window.massimEarly;
+  if (!early || early.base !== base || early.segment !== g || !early.seg) return null;
+  const p = early.seg;
+  early.seg = null;
+  return p;
+}
+
 export async function getJSON(url) {
-  const r = await fetch(url, { cache: 'no-store' });
+  const early = window.massimEarly;
+  const ahead = early && early.index && url === early.base + 'index.json' ? early.index : null;
+  if (ahead) early.index = null;
+  const r = await (ahead ?? fetch(url, { cache: 'no-store' }));
   if (!r.ok) throw new Error(`${url}: ${r.status}`);
   return r.json();
 }

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/scenario"
+)
+
+// scoreRecorder is a ScoreObserver: it keeps each step's number and scores
+// and must never get a snapshot.
+type scoreRecorder struct {
+	t      *testing.T
+	mu     sync.Mutex
+	steps  []int
+	scores [][]scenario.TeamScore
+}
+
+func (r *scoreRecorder) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
+func (r *scoreRecorder) StepDone(_ SimInfo, s *scenario.Snapshot) {
+	r.t.Errorf("StepDone(step %d) called on a ScoreObserver", s.Step)
+}
+func (r *scoreRecorder) StepScored(_ SimInfo, step int, scores []scenario.TeamScore) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.steps = append(r.steps, step)
+	r.scores = append(r.scores, scores)
+}
+func (r *scoreRecorder) SimulationEnded(SimInfo, SimResult) {}
+
+func TestScoreObserver_GetsEveryStepsScoresWithoutASnapshot(t *testing.T) {
+	for _, withFull := range []bool{false, true} {
+		name := "alone"
+		if withFull {
+			name = "beside an observer of snapshots"
+		}
+		t.Run(name, func(t *testing.T) {
+			scores := &scoreRecorder{t: t}
+			observers := []Observer{scores}
+			full := &recorder{}
+			if withFull {
+				observers = append(observers, full)
+			}
+			ts := startServer(t, testConfig(t, 1000, 6, 2), observers...)
+			ts.start() // nobody connects: the steps are not waited for
+			ts.wait(t, 30*time.Second)
+			require.NoError(t, ts.err)
+			require.Equal(t, []int{0, 1, 2, 3, 4, 5}, scores.steps)
+			for i, s := range scores.scores {
+				require.Len(t, s, 2, "step %d", i)
+				assert.Equal(t, "A", s[0].Team)
+				assert.Equal(t, "B", s[1].Team)
+			}
+			if withFull {
+				require.Len(t, full.snaps, 6)
+				for i, snap := range full.snaps {
+					assert.Equal(t, i, snap.Step)
+					assert.Equal(t, snap.Scores, scores.scores[i], "step %d", i)
+				}
+			}
+		})
+	}
+}

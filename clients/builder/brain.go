@@ -176,6 +176,7 @@ func (b *brain) noticeHiddenLinks() {
 	if b.walk.streak < hiddenLinkFailures || len(b.attached) == 0 {
 		return
 	}
+	b.walk.streak = 0 // the evidence is used up: what follows may correct it
 	for _, off := range b.p.AttachedComponent(b.attached) {
 		if !slices.Contains(b.attached, off) {
 			b.attached = append(b.attached, off)

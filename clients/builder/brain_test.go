@@ -269,6 +269,8 @@ func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
 	p.LastAction, p.LastActionParams, p.LastActionResult = "detach", []string{"e"}, "failed"
 	b.p = game.FromRequest(&protocol.RequestAction{Step: step + 1, Percept: p})
 	b.trackAttachments()
+	b.noteLastMove()
+	b.noticeHiddenLinks()
 	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}}, b.attached)
 	b.applyOwnAction(game.Detach(game.S))
 	assert.Empty(t, b.attached, "nothing is linked to the agent any more")

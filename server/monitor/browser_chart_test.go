@@ -31,6 +31,19 @@ const chartHoles = `((from, to) => {
   return holes;
 })`
 
+// chartReach is how far to the right the score chart's lines reach, as a
+// fraction of its width: the rightmost pixel column with a team colour.
+const chartReach = `(() => {
+  const c = document.getElementById('chart'), data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  for (let px = c.width - 1; px >= 0; px--) {
+    for (let py = 0; py < c.height; py++) {
+      const i = (py * c.width + px) * 4;
+      if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 50) return px / c.width;
+    }
+  }
+  return 0;
+})()`
+
 // TestBrowser_ScoreChartStaysALineOverMissingSteps opens a replay whose
 // scores are missing for a stretch of steps: a compact file cut off before
 // its index (so the scores come from the steps themselves) with a damaged

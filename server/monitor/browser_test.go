@@ -45,6 +45,19 @@ func TestBrowser_LivePageShowsTheMatchAndRewinds(t *testing.T) {
 	// The score table covers the steps before this page connected.
 	page.Wait(`massim.scoresKnown >= massim.last + 2`)
 
+	// Early in a long match the chart's lines are short; "so far" spans the
+	// axis over the steps played, and back.
+	assertDisplayed(t, page, map[string]bool{"#chart-zoom": true})
+	var reach float64
+	page.Eval(chartReach, &reach)
+	assert.Less(t, reach, 0.2, "the whole simulation's axis: a short line")
+	zoom := page.Box("#chart-zoom")
+	page.Click(zoom.Left+zoom.Width/2, zoom.Top+zoom.Height/2)
+	page.Wait(chartReach + ` > 0.9`)
+	page.Screenshot("monitor-chart-so-far.png")
+	page.Click(zoom.Left+zoom.Width/2, zoom.Top+zoom.Height/2)
+	page.Wait(chartReach + ` < 0.2`)
+
 	// Rewind into the history (Home), which is fetched over /live/history/.
 	page.Key(kb.Home)
 	page.Wait(`massim.step === -1 && !massim.live && massim.loaded && massim.rendered.step === -1`)
@@ -100,7 +113,7 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 
 	page.Navigate(ts.URL + "/?replay=" + ours)
 	page.Wait(`window.massim && massim.mode === "replay" && massim.step === -1 && massim.loaded && massim.rendered.agents === 20`)
-	assertDisplayed(t, page, map[string]bool{"#map": true, "#admin": false, "#btn-admin": false, "#t-live": false,
+	assertDisplayed(t, page, map[string]bool{"#map": true, "#admin": false, "#btn-admin": false, "#t-live": false, "#chart-zoom": false,
 		"#library": false, "#status-view": false})
 	print0 := page.Int(canvasPrint)
 

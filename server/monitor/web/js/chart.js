@@ -9,7 +9,8 @@ export class ScoreChart {
   constructor(canvas, onSeek) {
     this.canvas = canvas;
     this.onSeek = onSeek;
-    this.steps = 0;
+    this.steps = 0; // steps the x axis spans
+    this.soFar = false; // the x axis ends at the last known step, not the simulation's end
     this.stats = { points: 0, from: null, to: null, gaps: 0 }; // what the last draw plotted (tests)
     canvas.addEventListener('click', e => {
       if (!this.steps) return;
@@ -18,7 +19,8 @@ export class ScoreChart {
     });
   }
 
-  // draw plots store.scores for steps -1 .. steps-1 and marks step current.
+  // draw plots store.scores for steps -1 .. steps-1 (so far: up to the
+  // last step there is) and marks step current.
   // The lines are drawn again only when the scores or the size changed;
   // otherwise the last lines are copied and the marker moves.
   draw(store, current) {
@@ -27,7 +29,8 @@ export class ScoreChart {
     if (c.width !== Math.round(w * dpr)) c.width = Math.round(w * dpr);
     if (c.height !== Math.round(h * dpr)) c.height = Math.round(h * dpr);
     const ctx = c.getContext('2d');
-    this.steps = store.static?.steps ?? 0;
+    const whole = store.static?.steps ?? 0;
+    this.steps = this.soFar && whole ? Math.min(whole, Math.max(store.last + 2, 2)) : whole;
     const inputs = [store, store.scoresVersion, this.steps, c.width, c.height, dpr];
     if (!this.lines || !inputs.every((v, i) => v === this.linesOf[i])) {
       this.lines ??= document.createElement('canvas');

@@ -103,6 +103,7 @@ async function start() {
 function openLive(step) {
   app.mode = 'live';
   $('t-live').hidden = false;
+  $('chart-zoom').hidden = false; // early in a long match the whole simulation's axis leaves a short line
   app.admin = new AdminControls($('admin'), $('btn-admin'), redraw);
   app.admin.probe();
   app.tournament = new TournamentFeed(redraw);
@@ -338,6 +339,7 @@ function render() {
   renderStatsPart();
   renderBannerCard(store, shown);
   chart.draw(store, app.step);
+  app.chartScores = store.scoresVersion;
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
     select(name);
     setView('map');
@@ -401,6 +403,9 @@ function frame(now) {
   // browser) must not stop the page.
   requestAnimationFrame(frame);
   advance(now);
+  // Scores learnt from decoded steps (the statistics walk decodes in the
+  // background) go into the chart.
+  if (app.store && app.store.scoresVersion !== app.chartScores) redraw();
   if (app.dirty) {
     app.dirty = false;
     render();
@@ -437,6 +442,12 @@ $('btn-fit').onclick = () => {
   setFollow(false);
 };
 $('btn-view').onclick = () => setView(app.view === 'map' ? 'status' : 'map');
+$('chart-zoom').onclick = () => {
+  chart.soFar = !chart.soFar;
+  $('chart-zoom').classList.toggle('on', chart.soFar);
+  $('chart-zoom').setAttribute('aria-pressed', String(chart.soFar));
+  redraw();
+};
 
 function togglePlay() {
   if (app.live) {

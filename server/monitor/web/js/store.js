@@ -9,6 +9,7 @@ import { Decoder, splitRecords } from './codec.js';
 
 const cacheLimit = 1500; // snapshots kept in memory
 const rawLimit = 64 << 20; // bytes of records loaded ahead at most
+const fillAtOnce = 3; // segment requests at a time while loading a replay ahead
 const checkEvery = 10; // steps between decoding checkpoints
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 
@@ -261,15 +262,15 @@ export class Store {
     for (let s = Math.max(0, first); s <= this.segmentEnd(g); s += checkEvery) this.checkpoints.delete(s);
   }
 
-  // fillNext loads, one at a time in the background, every segment of a
+  // fillNext loads in the background, a few at a time, every segment of a
   // replay the page has not asked for yet, so that a seek anywhere needs no
   // download. Records are kept as they came (a few hundred bytes a step).
   fillNext() {
-    if (!this.fill || !this.segments || this.loading.size || this.rawBytes > rawLimit) return;
+    if (!this.fill || !this.segments) return;
     for (const g of this.segments) {
-      if (!this.raw.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {
+      if (this.loading.size >= fillAtOnce || this.rawBytes > rawLimit) return;
+      if (!this.raw.has(g) && !this.loading.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {
         this.fetchSegment(g, true);
-        return;
       }
     }
   }

@@ -243,3 +243,39 @@ func TestPerceptInto_EqualsPerceptWithAReusedBuffer(t *testing.T) {
 	assert.Positive(t, withEvents, "some percepts carry events")
 	assert.False(t, w.PerceptInto("nobody", &buf))
 }
+
+// The snapshot visits only the things that are not obstacles while the
+// obstacles stay unchanged (snapshotCache.others): every step's snapshot
+// must equal one built from scratch, blocks, structures and all.
+func TestSnapshot_WithItsCacheEqualsOneFromScratch(t *testing.T) {
+	w, err := New(benchParams(), busyTeams)
+	require.NoError(t, err)
+	ps := players(w, 11)
+	actions := make(map[string]Action)
+	cached, attachedBlocks := 0, 0
+	for range 80 {
+		require.NoError(t, w.Prepare())
+		for _, a := range w.Agents() {
+			p, _ := w.Percept(a)
+			name, params := ps[a].Act(&p)
+			actions[a] = Action{Name: name, Params: params}
+		}
+		require.NoError(t, w.Execute(actions))
+		if w.snap.obstacles != nil && w.snap.obstacleVersion == w.things.obstacleVersion {
+			cached++
+		}
+		got := w.Snapshot()
+		keep := w.snap
+		w.snap = snapshotCache{}
+		want := w.Snapshot()
+		w.snap = keep // the cache lives on through the whole match
+		require.Equal(t, want, got, "step %d", w.Step())
+		for _, b := range got.Blocks {
+			if len(b.Attached) > 0 {
+				attachedBlocks++
+			}
+		}
+	}
+	assert.Positive(t, cached, "some snapshots reused the obstacles")
+	assert.Positive(t, attachedBlocks, "some blocks were in structures")
+}

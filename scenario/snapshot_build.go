@@ -12,6 +12,13 @@ type snapshotCache struct {
 	obstacles       []ObstacleSnapshot
 	obstacleVersion uint64
 	dispensers      []DispenserSnapshot
+	// others holds the ids of the things that are not obstacles, in id
+	// order, among the first scanned ids (removed ones are dropped when
+	// met): while the obstacles are unchanged a snapshot visits only these,
+	// not the thousands of obstacles of a cave map.
+	others  []int
+	scanned int
+	visit   []*thing // scratch: the things a snapshot visits
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -35,31 +42,37 @@ func (w *World) Snapshot() *Snapshot {
 	if s.Events == nil {
 		s.Events = []LogEvent{}
 	}
-	attached := w.structureCells()
+	rebuildObstacles := w.snap.obstacles == nil || w.snap.obstacleVersion != w.things.obstacleVersion
+	var visit []*thing
+	if rebuildObstacles {
+		visit = w.things.all[1:]
+	} else {
+		visit = w.nonObstacles()
+	}
+	attached := w.structureCells(visit)
 	for _, e := range w.entities {
 		role := w.roles[e.role]
 		s.Entities = append(s.Entities, EntitySnapshot{
 			ID: e.t.id, Name: e.name, Team: w.teams[e.team].Name,
 			Pos: protocol.Pos{e.t.pos.X, e.t.pos.Y}, Role: role.Name, Energy: e.energy, Vision: role.Vision,
 			Deactivated: e.deactivated(), Action: e.action, ActionParams: e.actionParams, ActionResult: e.result,
-			Attached: attached[e.t.id], Events: slices.Clone(e.events),
+			Attached: attached.of(e.t), Events: slices.Clone(e.events),
 		})
 	}
-	rebuildObstacles := w.snap.obstacles == nil || w.snap.obstacleVersion != w.things.obstacleVersion
 	if rebuildObstacles {
 		w.snap.obstacles = make([]ObstacleSnapshot, 0, w.things.live[KindObstacle])
 		w.snap.obstacleVersion = w.things.obstacleVersion
 	}
-	for _, t := range w.things.all[1:] {
+	for _, t := range visit {
 		if t.removed {
 			continue
 		}
 		pos := protocol.Pos{t.pos.X, t.pos.Y}
 		switch {
 		case t.kind == KindBlock:
-			s.Blocks = append(s.Blocks, BlockSnapshot{ID: t.id, Pos: pos, Type: t.typ, Attached: attached[t.id]})
+			s.Blocks = append(s.Blocks, BlockSnapshot{ID: t.id, Pos: pos, Type: t.typ, Attached: attached.of(t)})
 		case t.kind == KindObstacle && rebuildObstacles:
-			w.snap.obstacles = append(w.snap.obstacles, ObstacleSnapshot{ID: t.id, Pos: pos, Attached: attached[t.id]})
+			w.snap.obstacles = append(w.snap.obstacles, ObstacleSnapshot{ID: t.id, Pos: pos, Attached: attached.of(t)})
 		}
 	}
 	s.Obstacles = w.snap.obstacles
@@ -101,12 +114,49 @@ func (w *World) dispenserSnapshots() []DispenserSnapshot {
 	return w.snap.dispensers
 }
 
-// structureCells gives every linked thing the cells of all other things of
-// its structure (docs/replays.md, "Entities"), computing each structure once.
-func (w *World) structureCells() map[int][]protocol.Pos {
-	out := make(map[int][]protocol.Pos)
+// structureCells are the cells of each linked thing's structure, by id.
+type structureCells map[int][]protocol.Pos
+
+// of is t's entry; only linked things have one, so the others are not
+// looked up (most things of a map are unlinked obstacles).
+func (c structureCells) of(t *thing) []protocol.Pos {
+	if len(t.links) == 0 {
+		return nil
+	}
+	return c[t.id]
+}
+
+// nonObstacles lists the live things that are not obstacles, in id order,
+// from the cached list of their ids (see snapshotCache.others); the list
+// is a scratch buffer, valid until the next call.
+func (w *World) nonObstacles() []*thing {
+	all := w.things.all
+	for id := max(w.snap.scanned, 1); id < len(all); id++ {
+		if all[id].kind != KindObstacle {
+			w.snap.others = append(w.snap.others, id)
+		}
+	}
+	w.snap.scanned = len(all)
+	out := w.snap.visit[:0]
+	kept := w.snap.others[:0]
+	for _, id := range w.snap.others {
+		if t := all[id]; !t.removed {
+			kept = append(kept, id)
+			out = append(out, t)
+		}
+	}
+	w.snap.others = kept
+	w.snap.visit = out
+	return out
+}
+
+// structureCells gives every linked thing among visit, and every other
+// thing of its structure, the cells of all other things of that structure
+// (docs/replays.md, "Entities"), computing each structure once.
+func (w *World) structureCells(visit []*thing) structureCells {
+	out := make(structureCells)
 	done := w.things.stamps
-	for _, t := range w.things.all[1:] {
+	for _, t := range visit {
 		if t.removed || len(t.links) == 0 || t.stamp > done {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
 )
 
@@ -110,4 +111,29 @@ func TestFrames_ViewerThatFellBehindGetsAKeyframe(t *testing.T) {
 		}
 	}
 	assert.True(t, sawKey, "a viewer that fell behind continues from a keyframe")
+}
+
+// TestFrames_JoinerBetweenTwoSendsGetsOnlyLaterChanges joins while the hub
+// holds changes back (coalescing): the joiner's keyframe is of the newest
+// step, so the held-back changes, which are older, must not follow it
+// (the page's decoder rejected them, dropped the connection and showed a
+// hole in the steps until it reconnected).
+func TestFrames_JoinerBetweenTwoSendsGetsOnlyLaterChanges(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{FrameInterval: time.Hour})
+	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 30))
+	for s := range 5 {
+		hub.StepDone(testSim, testSnapshot(s, 30)) // held back: the interval is an hour
+	}
+	waitUntil(t, "step 4 is recorded", func() bool { return historyLast(ts.URL) == 4 })
+	v, _ := dialFrames(t, ts.URL)
+	assert.Nil(t, v.next(t), "first the meta message")
+	key := v.next(t)
+	require.Len(t, key, 1)
+	assert.True(t, key[0].Keyframe)
+	assert.Equal(t, 4, key[0].Snapshot.Step, "a keyframe of the newest step")
+	hub.StepDone(testSim, testSnapshot(5, 30))
+	hub.SimulationEnded(testSim, server.SimResult{}) // sends what is held back
+	got := v.next(t)
+	require.Len(t, got, 1, "only the change after the keyframe")
+	assert.Equal(t, jsonOf(t, testSnapshot(5, 30)), jsonOf(t, got[0].Snapshot))
 }

@@ -206,6 +206,11 @@ func (h *Hub) run() {
 func (h *Hub) join(st *hubState, v *viewer) {
 	switch v.feed {
 	case feedFrames:
+		// Changes held back (coalescing) are older than the keyframe the
+		// joiner gets: they go out to the others first, never to it.
+		if len(st.pending) > 0 {
+			h.flush(st)
+		}
 		if st.meta != nil {
 			v.push(*st.meta)
 		}

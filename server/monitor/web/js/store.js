@@ -12,6 +12,7 @@ const rawLimit = 64 << 20; // bytes of records loaded ahead at most
 const fillAtOnce = 3; // segment requests at a time while loading a replay ahead
 const checkEvery = 10; // steps between decoding checkpoints
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
+const retrySoon = 150; // ms, instead, when the steps it lacked are known to exist
 
 export class Store {
   constructor(base, onChange) {
@@ -232,9 +233,12 @@ export class Store {
       if (c.last > this.last) this.last = c.last;
     }
     if (c.i >= records.length && (c.last === null || c.last < this.segmentEnd(g)) && step > (c.last ?? -2)) {
-      // The open segment of a running simulation: it grows; ask again later.
+      // The open segment of a running simulation: it grows; ask again
+      // later, soon when later steps came live already (the history has
+      // every step the feed sent).
+      const soon = this.last > (c.last ?? -2);
       this.dropSegment(g);
-      this.failedAt.set(g, performance.now());
+      this.failedAt.set(g, performance.now() - (soon ? retryAfter - retrySoon : 0));
     }
   }
 

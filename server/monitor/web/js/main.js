@@ -135,7 +135,9 @@ async function openReplay(id, step) {
     $('sim-name').textContent = `replay ${id}: ${e.message}`;
     return;
   }
-  store.get(Math.max(-1, Math.min(store.last, step ?? -1))); // its segment is on its way before the first draw
+  // The first draw waits for the step's segment: drawing the page without
+  // it first would only delay it.
+  await store.whenLoaded(Math.max(-1, Math.min(store.last, step ?? -1)));
   setStore(store);
   setState('replay');
   seek(step ?? -1);

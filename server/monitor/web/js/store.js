@@ -150,6 +150,13 @@ export class Store {
     return found ?? null;
   }
 
+  // whenLoaded resolves when step's segment has arrived (or failed): its
+  // steps can be drawn at once.
+  async whenLoaded(step) {
+    this.get(step);
+    await this.loading.get(this.segmentOf(step));
+  }
+
   prefetch(step) {
     if (step <= this.last && !this.frames.has(step) && !this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
   }

@@ -65,7 +65,7 @@ func (s *fastScanner) actionContent() (Action, bool) {
 		}
 	}
 	if seenType {
-		a.Type = string(typ)
+		a.Type = commonWord(typ)
 	}
 	if a.Params == nil {
 		a.Params = []string{}
@@ -197,7 +197,7 @@ func (s *fastScanner) plainStringArray() ([]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, string(v))
+		out = append(out, commonWord(v))
 		if s.eat(']') {
 			return out, true
 		}
@@ -224,4 +224,50 @@ func (s *fastScanner) skipPlainValue() bool {
 		}
 	}
 	return false
+}
+
+// commonWord is b as a string: the action names and the parameters agents
+// send most (directions, rotations) come from constants, so the decoding
+// of a usual action allocates no strings, and readers of the actions (the
+// replay encoder) meet the very same string values step after step.
+func commonWord(b []byte) string {
+	switch string(b) { // compared without a conversion
+	case ActionSkip:
+		return ActionSkip
+	case ActionMove:
+		return ActionMove
+	case ActionAttach:
+		return ActionAttach
+	case ActionDetach:
+		return ActionDetach
+	case ActionRotate:
+		return ActionRotate
+	case ActionConnect:
+		return ActionConnect
+	case ActionDisconnect:
+		return ActionDisconnect
+	case ActionRequest:
+		return ActionRequest
+	case ActionSubmit:
+		return ActionSubmit
+	case ActionClear:
+		return ActionClear
+	case ActionAdopt:
+		return ActionAdopt
+	case ActionSurvey:
+		return ActionSurvey
+	case "n":
+		return "n"
+	case "s":
+		return "s"
+	case "e":
+		return "e"
+	case "w":
+		return "w"
+	case "cw":
+		return "cw"
+	case "ccw":
+		return "ccw"
+	}
+	return string(b)
 }

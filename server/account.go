@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"sync"
 	"time"
 
@@ -27,6 +26,13 @@ type account struct {
 	// The running simulation, while this account takes part in one.
 	simStart *protocol.SimStart
 	pending  pendingRequest
+	// frameBuf is the array of the last request-action's frame. Unless an
+	// outbox holds it (frameLent: a queued request-action, or the re-send to
+	// a new connection), the next step's request-action is encoded into it,
+	// which spares a fresh frame per agent and step (most of what the step
+	// loop allocated).
+	frameBuf  []byte
+	frameLent bool
 	// previous is the request collected last: an answer to it that comes
 	// after its deadline is kept for the match record (reported with the
 	// next step's answer).
@@ -130,10 +136,9 @@ type requestEncoder struct {
 	shared protocol.SharedLists
 }
 
-// encode returns the request-action's frame (with its 0 byte) in a new slice.
-func (e *requestEncoder) encode(ra *protocol.RequestAction) []byte {
-	e.buf = append(protocol.AppendRequestActionShared(e.buf[:0], ra, &e.shared), 0)
-	return bytes.Clone(e.buf)
+// encode appends the request-action's frame (with its 0 byte) to dst.
+func (e *requestEncoder) encode(dst []byte, ra *protocol.RequestAction) []byte {
+	return append(protocol.AppendRequestActionShared(dst, ra, &e.shared), 0)
 }
 
 // request issues the next request-action of a step and makes it pending;
@@ -145,16 +150,23 @@ func (a *account) request(step int, percept *protocol.StepPercept, now, deadline
 	id := a.nextID
 	a.nextID++
 	ra := protocol.RequestAction{ID: id, Time: now.UnixMilli(), Deadline: deadline.UnixMilli(), Step: step, Percept: *percept}
-	frame := enc.encode(&ra)
+	var buf []byte
+	if !a.frameLent {
+		buf = a.frameBuf[:0]
+	}
+	frame := enc.encode(buf, &ra)
 	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate}
+	a.frameBuf, a.frameLent = frame, false
 	s := a.session
 	if s != nil {
 		a.pending.waiting = true
 		gate.add()
 	}
 	a.mu.Unlock()
-	if s != nil {
-		s.sendDirect(id, frame)
+	if s != nil && s.sendDirect(id, frame) {
+		a.mu.Lock()
+		a.frameLent = true
+		a.mu.Unlock()
 	}
 }
 
@@ -194,6 +206,7 @@ func (a *account) attach(s *session, now time.Time) (old *session) {
 			p.waiting = p.gate.resend(now, p.waiting)
 			if p.waiting {
 				s.out.push(&requestFrame{id: p.id, frame: p.frame})
+				a.frameLent = true
 			}
 		}
 	}

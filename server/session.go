@@ -214,11 +214,13 @@ func (s *session) writeLoop() {
 // the calling goroutine (the step loop) when the connection is idle,
 // written without blocking. This spares a wake-up of the writer goroutine
 // per agent and step. What the socket does not take at once, and
-// everything when the connection is busy, goes through the outbox.
-func (s *session) sendDirect(id int64, frame []byte) {
+// everything when the connection is busy, goes through the outbox. It
+// reports whether the outbox keeps frame (else frame may be reused at once:
+// the outbox copies the rest of a partial write).
+func (s *session) sendDirect(id int64, frame []byte) (kept bool) {
 	if s.raw == nil || !s.out.claimIdle() {
 		s.out.push(&requestFrame{id: id, frame: frame})
-		return
+		return true
 	}
 	n, err := s.raw.write(frame)
 	s.acc.counters.bytesOut.Add(int64(n))
@@ -226,9 +228,10 @@ func (s *session) sendDirect(id int64, frame []byte) {
 		s.log.Debug().Err(err).Msg("write failed")
 		s.out.release(nil)
 		s.close()
-		return
+		return false
 	}
 	s.out.release(frame[n:])
+	return false
 }
 
 // finish sends what is queued (e.g. bye), then closes; after timeout it

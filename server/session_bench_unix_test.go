@@ -5,7 +5,6 @@ package server
 import (
 	"bytes"
 	"io"
-	"net"
 	"syscall"
 	"testing"
 	"time"
@@ -54,27 +53,6 @@ func BenchmarkSessionRequestAction(b *testing.B) {
 			b.ReportMetric(float64(processCPU(b)-before)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// loopbackPair is a client's connection and the server's end of it, over
-// loopback TCP; both are closed when the benchmark ends.
-func loopbackPair(b *testing.B) (client, server net.Conn) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	client, err = net.Dial("tcp", l.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = client.Close() })
-	server, err = l.Accept()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = server.Close() })
-	return client, server
 }
 
 // processCPU is the user and system CPU time of this process so far (the

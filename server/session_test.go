@@ -12,6 +12,22 @@ import (
 	"github.com/massim-go/massim/protocol"
 )
 
+// loopbackPair is a client's connection and the server's end of it, over
+// loopback TCP; both are closed when the test ends.
+func loopbackPair(tb testing.TB) (client, server net.Conn) {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(tb, err)
+	defer l.Close()
+	client, err = net.Dial("tcp", l.Addr().String())
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = client.Close() })
+	server, err = l.Accept()
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = server.Close() })
+	return client, server
+}
+
 // answerEveryFrame reads frames and answers each with one byte.
 func answerEveryFrame(c net.Conn) {
 	r := protocol.NewFrameReader(c, 0)
@@ -32,20 +48,13 @@ func TestSession_DirectWritesAfterTheWritersDeadlineHasPassed(t *testing.T) {
 	old := writeTimeout
 	writeTimeout = 20 * time.Millisecond
 	t.Cleanup(func() { writeTimeout = old })
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	client, err := net.Dial("tcp", l.Addr().String())
-	require.NoError(t, err)
-	defer client.Close()
-	conn, err := l.Accept()
-	require.NoError(t, err)
+	client, conn := loopbackPair(t)
 	sess := newSession(&Server{log: zerolog.Nop()}, conn, &account{user: "a"})
 	defer sess.close()
 	go sess.writeLoop()
 	frames := protocol.NewFrameReader(client, 0)
 	sess.out.push(protocol.AuthResponse{Result: protocol.AuthOK}) // through the writer
-	_, err = frames.Next()
+	_, err := frames.Next()
 	require.NoError(t, err)
 	time.Sleep(5 * writeTimeout) // let the writer's deadline pass
 	sess.sendDirect(7, append(protocol.AppendRequestAction(nil, &protocol.RequestAction{ID: 7}), 0))

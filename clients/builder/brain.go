@@ -101,6 +101,7 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	}
 	b.trackAttachments()
 	b.noteLastMove()
+	b.noticeHiddenLinks()
 	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
 	b.team.squad.report(b)
 	b.inst.Blackboard().Set("role", bt.String(b.wantedRole()))
@@ -131,6 +132,15 @@ func (b *brain) trackAttachments() {
 	if p.LastResult == game.Success && p.LastAction.Equal(b.sent) {
 		b.applyOwnAction(p.LastAction)
 	}
+	// A detach that failed outright: the thing there is not linked to the
+	// agent directly (it hangs on another of the agent's things, or belongs
+	// to somebody else). Forget it, so that the next drop detaches what
+	// the agent really holds.
+	if p.LastAction.Name == game.ActDetach && p.LastResult == game.Failed && p.LastAction.Equal(b.sent) {
+		if d, ok := game.ParseDir(p.LastAction.Params[0]); ok {
+			b.removeAttached(d.Offset())
+		}
+	}
 	b.submitted, b.connected = nil, nil
 	var kept []game.Pos
 	for _, off := range b.attached {
@@ -148,6 +158,28 @@ func (b *brain) trackAttachments() {
 					b.attached = append(b.attached, off)
 				}
 			}
+		}
+	}
+}
+
+// hiddenLinkFailures is how many moves in a row must fail before the agent
+// suspects its structure holds more than it knows.
+const hiddenLinkFailures = 4
+
+// noticeHiddenLinks: moves or turns that keep failing may mean the
+// structure is heavier than the agent knows (its block got linked to a dropped
+// structure, and a worker with three things cannot move at all). Then what
+// the percept shows attached to its things counts as its own, so that the
+// Carry limit and the clutter check see it and it drops what it cannot
+// use.
+func (b *brain) noticeHiddenLinks() {
+	if b.walk.streak < hiddenLinkFailures || len(b.attached) == 0 {
+		return
+	}
+	b.walk.streak = 0 // the evidence is used up: what follows may correct it
+	for _, off := range b.p.AttachedComponent(b.attached) {
+		if !slices.Contains(b.attached, off) {
+			b.attached = append(b.attached, off)
 		}
 	}
 }

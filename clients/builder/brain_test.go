@@ -228,3 +228,50 @@ func TestTraceWritesTheRunningPathOfTheTracedAgentOnly(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[1], "agentA2 step 1: "), lines[1])
 	assert.Contains(t, lines[0], " <- worker: selector > ", "the path starts at the behaviour's root")
 }
+
+func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
+	// The agent holds a block south; two more blocks hang on it (a dropped
+	// structure got linked to it): a worker with three things cannot move.
+	ring := func(step int) protocol.StepPercept {
+		p := percept(step, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"},
+			protocol.Thing{X: 1, Y: 1, Type: "block", Details: "b1"}, protocol.Thing{X: 1, Y: 0, Type: "block", Details: "b0"})
+		p.Attached = []protocol.Pos{{0, 1}, {1, 1}, {1, 0}}
+		p.LastAction, p.LastActionParams, p.LastActionResult = "move", []string{"n"}, "failed_path"
+		return p
+	}
+	b := started(t, newTeam(t), 1)
+	b.attached = []game.Pos{{Y: 1}}
+	for step := range hiddenLinkFailures - 1 {
+		b.sent = game.Move(game.N)
+		b.p = game.FromRequest(&protocol.RequestAction{Step: step, Percept: ring(step)})
+		b.trackAttachments()
+		b.noteLastMove()
+		b.noticeHiddenLinks()
+		assert.Equal(t, []game.Pos{{Y: 1}}, b.attached, "a few failed moves prove nothing")
+		if b.walk.failures >= stuckThreshold {
+			b.walk.failures = 0 // goTo tries a random step (it fails too)
+		}
+	}
+	b.sent = game.Move(game.N)
+	step := hiddenLinkFailures - 1
+	b.p = game.FromRequest(&protocol.RequestAction{Step: step, Percept: ring(step)})
+	b.trackAttachments()
+	b.noteLastMove()
+	b.noticeHiddenLinks()
+	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}, {X: 1}}, b.attached)
+	assert.Equal(t, 3, b.structureSize())
+
+	// The block east hangs on the others, not on the agent: detaching it
+	// fails, so the agent forgets it and detaches the one south, its own
+	// link to the whole ring.
+	b.sent = game.Detach(game.E)
+	p := ring(step + 1)
+	p.LastAction, p.LastActionParams, p.LastActionResult = "detach", []string{"e"}, "failed"
+	b.p = game.FromRequest(&protocol.RequestAction{Step: step + 1, Percept: p})
+	b.trackAttachments()
+	b.noteLastMove()
+	b.noticeHiddenLinks()
+	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}}, b.attached)
+	b.applyOwnAction(game.Detach(game.S))
+	assert.Empty(t, b.attached, "nothing is linked to the agent any more")
+}

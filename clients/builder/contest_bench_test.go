@@ -18,6 +18,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/scenario/normaudit"
 	"github.com/massim-go/massim/server"
 )
 
@@ -99,6 +100,7 @@ func BenchmarkContest2022(b *testing.B) {
 					}
 				}
 			}
+			audit := newAudit(p, s)
 			began := time.Now()
 			s.run(b)
 			total += s.score("A")
@@ -107,9 +109,29 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  A actions: %s", s.summary("agentA"))
 			b.Logf("  A projects: %v", tm.squad.plan.stats)
 			b.Logf("  norms: %v", norms)
+			b.Logf("  A violations avoidable/unavoidable: %v", audit.Team("A"))
+			for _, ep := range audit.Episodes() {
+				if ep.Team == "A" && *contestTrace == "violations" {
+					b.Logf("    %+v", ep)
+				}
+			}
 		}
 	}
 	b.ReportMetric(float64(total)/float64(games), "points/sim")
+}
+
+// newAudit watches s's snapshots for avoidable norm violations.
+func newAudit(p scenario.Params, s *simulation) *normaudit.Audit {
+	speed := map[string]int{}
+	for _, r := range p.Roles {
+		if len(r.Speed) > 0 {
+			speed[r.Name] = r.Speed[0]
+		}
+	}
+	st := s.w.Static("")
+	a := normaudit.New(normaudit.Params{Width: st.Width, Height: st.Height, Speed: speed}, s.w.Snapshot())
+	s.onStep = func() { a.Observe(s.w.Snapshot()) }
+	return a
 }
 
 // summary counts the team's actions by name and result.

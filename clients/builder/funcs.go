@@ -51,6 +51,11 @@ func funcList() []bt.Func {
 			func(b *brain, _ []bt.Value) bt.Value { return bt.Bool(b.cluttered()) }),
 		fn("stepsLeft", "steps of the simulation after this one", nil, bt.KindNumber,
 			func(b *brain, _ []bt.Value) bt.Value { return num(b.stepsLeft()) }),
+		fn("roleLimited", "whether an Adopt norm announced or in force limits the agent's current role", nil, bt.KindBool,
+			func(b *brain, _ []bt.Value) bt.Value {
+				n, ok := adoptNorm(b.p.Norms, b.p.Step)
+				return bt.Bool(ok && n.Role == b.p.Role)
+			}),
 	}
 }
 

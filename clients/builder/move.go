@@ -15,19 +15,25 @@ const (
 
 // walkState remembers how the agent's recent moves went.
 type walkState struct {
-	failures int
+	failures int // reset when a random step is tried
+	streak   int // failed moves in a row, whatever was tried
 }
 
-// noteLastMove counts moves that went nowhere.
+// noteLastMove counts moves that went nowhere, and turns: a structure
+// that can neither move nor turn may be heavier than the agent knows.
 func (b *brain) noteLastMove() {
 	p := &b.p
-	if p.LastAction.Name != game.ActMove {
-		return
-	}
-	if game.Succeeded(p.LastResult) {
-		b.walk.failures = 0
-	} else if p.LastResult == game.FailedPath {
+	switch {
+	case p.LastAction.Name == game.ActRotate && game.Succeeded(p.LastResult):
+		b.walk.streak = 0
+	case p.LastAction.Name == game.ActRotate && p.LastResult == game.Failed:
+		b.walk.streak++
+	case p.LastAction.Name != game.ActMove:
+	case game.Succeeded(p.LastResult):
+		b.walk.failures, b.walk.streak = 0, 0
+	case p.LastResult == game.FailedPath:
 		b.walk.failures++
+		b.walk.streak++
 	}
 }
 

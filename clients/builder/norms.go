@@ -109,16 +109,19 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		}
 		return 9
 	}
-	trip := func(m *member) int {
+	dist := func(m *member) int {
 		w := m.group.world
 		best := 1 << 20
 		for _, c := range w.RoleCells() {
 			best = min(best, w.Dist(c, m.gpos()))
 		}
-		if m.things > 0 {
-			best *= 2
-		}
 		return best
+	}
+	trip := func(m *member) int {
+		if m.things > 0 {
+			return 2 * dist(m)
+		}
+		return dist(m)
 	}
 	// A member already on its way stays chosen: the planner sees the
 	// others' roles as of their last report, so reconsidering would undo
@@ -131,6 +134,12 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	// A trip that would not end before the norm starts is the worst
 	// choice; otherwise work lost weighs like a detour of 15 cells per rank.
 	left := max(n.Start-pl.step, 1)
+	// A submitter building at its spot stays as long as it can still
+	// reach a role zone in time after it; then, if the team still needs
+	// it out of the role, it gives its project up and goes.
+	mustGo := func(m *member) bool {
+		return rank(m) == 9 && leaveTime(dist(m)) >= left
+	}
 	cost := func(m *member) int {
 		c := trip(m) + 15*rank(m)
 		if trip(m) > left {
@@ -145,7 +154,11 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		if m.want == alternative(n.Role) {
 			continue
 		}
-		if extra > 0 && rank(m) < 9 {
+		if extra > 0 && (rank(m) < 9 || mustGo(m)) {
+			if rank(m) == 9 {
+				pl.count("abandoned: role norm", len(m.job.project.slots))
+				pl.abandon(m.job.project)
+			}
 			m.want = alternative(n.Role)
 			extra--
 		} else {
@@ -153,6 +166,13 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		}
 	}
 }
+
+// leaveTime is the steps a submitter leaving its spot should allow for a
+// trip of cells (as the crow flies) to a role zone: it walks at speed 1 (a
+// worker with its anchor, or a constructor), around or through rock (in
+// the contest caves a way is about half as long again as the distance),
+// and adopts.
+func leaveTime(cells int) int { return cells + cells/2 + 5 }
 
 // wantedRole is the role the team wants the agent in.
 func (b *brain) wantedRole() string {

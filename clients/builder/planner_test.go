@@ -114,13 +114,18 @@ func squadOf(t *testing.T, n int, rows ...string) *squad {
 	return s
 }
 
+// seeRoleZoneRow shows the squad's group role-zone cells (0..n-1, y).
+func seeRoleZoneRow(s *squad, n, y int) {
+	for x := range n {
+		p := game.Percept{Step: 0, RoleZones: []game.Pos{{X: x, Y: y}}}
+		s.groups[0].world.See(game.Pos{}, &p, 10)
+	}
+}
+
 func TestAnAdoptNormMovesFreeMembersNearestToARoleZoneFirst(t *testing.T) {
 	s := squadOf(t, 6, "......", "......", "RRR...")
 	// The role zone lies under the first three agents (two rows south).
-	for x := range 3 {
-		p := game.Percept{Step: 0, RoleZones: []game.Pos{{X: x, Y: 2}}}
-		s.groups[0].world.See(game.Pos{}, &p, 10)
-	}
+	seeRoleZoneRow(s, 3, 2)
 	busy := s.members["agentA2"]
 	busy.job = &job{kind: jobHelp, project: &project{}}
 	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 3, Role: roleWorker,
@@ -146,4 +151,35 @@ func TestAnAdoptNormMovesFreeMembersNearestToARoleZoneFirst(t *testing.T) {
 	s.plan.roles(s, nil)
 	assert.Equal(t, roleConstructor, s.members["agentA1"].want)
 	assert.Equal(t, roleWorker, s.members["agentA3"].want, "still a worker: stays one")
+}
+
+func TestAPlacedSubmitterBuildsOnUntilItMustLeaveForAnAdoptNorm(t *testing.T) {
+	s := squadOf(t, 2, "......", "......", "RRR...")
+	seeRoleZoneRow(s, 3, 2)
+	sub := s.members["agentA1"]
+	proj := &project{group: s.groups[0], submitter: sub, placed: true, slots: []slot{{parent: -1}, {parent: 0}}}
+	sub.job = &job{kind: jobSubmit, project: proj}
+	s.plan.projects = []*project{proj}
+	// No worker at all from step 40: the other member goes at once.
+	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 0, Role: roleWorker,
+		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: 0}}
+	s.plan.step = 1
+	s.plan.roles(s, []game.Norm{norm})
+	assert.Equal(t, roleConstructor, s.members["agentA2"].want)
+	assert.Equal(t, roleWorker, sub.want, "two cells from a role zone: time to build on")
+	assert.False(t, proj.done)
+
+	// Late enough that the trip (two cells, some digging, the adopt) would
+	// not end before the start: the project is given up and it goes.
+	s.plan.step = 34
+	s.plan.roles(s, []game.Norm{norm})
+	assert.Equal(t, roleConstructor, sub.want)
+	assert.True(t, proj.done)
+	assert.Nil(t, sub.job)
+}
+
+func TestLeaveTimeAllowsForDiggingAndTheAdopt(t *testing.T) {
+	for _, tt := range []struct{ cells, want int }{{0, 5}, {2, 8}, {9, 18}, {30, 50}} {
+		assert.Equal(t, tt.want, leaveTime(tt.cells), tt.cells)
+	}
 }

@@ -34,6 +34,8 @@ type simulation struct {
 	roles   map[string][]string
 	// onPercept, if set, sees every percept before the agent does.
 	onPercept func(name string, p *protocol.StepPercept)
+	// onStep, if set, is called after each step's actions.
+	onStep func()
 }
 
 // demoParams is the demo config's match with another seed.
@@ -90,6 +92,9 @@ func (s *simulation) step(t testing.TB) {
 		s.actions[name] = append(s.actions[name], a)
 	}
 	require.NoError(t, s.w.Execute(actions))
+	if s.onStep != nil {
+		s.onStep()
+	}
 }
 
 // run plays until the end.

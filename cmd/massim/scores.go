@@ -20,6 +20,7 @@ import (
 
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/scenario/normaudit"
 	"github.com/massim-go/massim/server"
 )
 
@@ -41,6 +42,7 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", 0, "play only this many steps of each simulation (0: as configured)")
 	behaviourFile := fs.String("behaviour", "", "a behaviour file for the builder teams instead of the shipped one")
 	asJSON := fs.Bool("json", false, "print the games and the table as JSON")
+	auditFile := fs.String("audit", "", "write every agent's norm violations (avoidable or not, see package normaudit) to this file as JSON lines")
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -72,14 +74,28 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	var audit io.Writer
+	if *auditFile != "" {
+		f, err := os.Create(*auditFile)
+		if err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("scores: %w", err)}
+		}
+		defer f.Close()
+		audit = f
+	}
 	var games []gameResult
 	for _, sim := range sims {
 		for _, opp := range vs {
 			for i := range *seeds {
 				g := gameSpec{sim: sim, opponent: opp, seed: *firstSeed + int64(i), steps: *steps, behaviourFile: *behaviourFile}
-				res, err := playScoreGame(ctx, cfg, g, log)
+				res, episodes, err := playScoreGame(ctx, cfg, g, log)
 				if err != nil {
 					return fmt.Errorf("%s, %s, seed %d: %w", simLabel(cfg, sim), opp, g.seed, err)
+				}
+				if audit != nil {
+					if err := writeEpisodes(audit, res, episodes); err != nil {
+						return err
+					}
 				}
 				if !*asJSON {
 					fmt.Fprintf(stderr, "%s vs %s seed %d: %d : %d (%v)\n", simLabel(cfg, sim), opp, g.seed, res.Score[0], res.Score[1], time.Duration(res.Millis)*time.Millisecond)
@@ -159,11 +175,15 @@ type gameResult struct {
 	Steps      int                `json:"steps"`
 	Score      [2]int64           `json:"score"`
 	Violations [2]violationCounts `json:"violations"`
-	Millis     int64              `json:"millis"`
+	// Avoidable splits each team's violations into those it could have
+	// avoided and those it could not, by norm subject (package normaudit).
+	Avoidable [2]map[string]normaudit.Split `json:"avoidable"`
+	Millis    int64                         `json:"millis"`
 }
 
 // playScoreGame plays one simulation with one seed on a fresh server.
-func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zerolog.Logger) (gameResult, error) {
+// It returns the game and the audit's episodes of norm violations.
+func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zerolog.Logger) (gameResult, []normaudit.Episode, error) {
 	cfg := *base
 	m := cfg.Match[g.sim]
 	m.RandomSeed, m.HasRandomSeed = g.seed, true
@@ -174,14 +194,16 @@ func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zer
 	cfg.Teams = []config.Team{{Name: "A", Prefix: "agent", Password: "1"}, {Name: "B", Prefix: "agent", Password: "1"}}
 	dir, err := os.MkdirTemp("", "massim-scores-")
 	if err != nil {
-		return gameResult{}, fmt.Errorf("scores: %w", err)
+		return gameResult{}, nil, fmt.Errorf("scores: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	cfg.Server.ResultPath, cfg.Server.ReplayPath, cfg.Server.LogPath = dir, "", ""
 	cfg.Server.WaitBetweenSimulations = 0
-	srv := server.New(&cfg, log, server.Options{Dir: dir, Listen: "127.0.0.1:0", WaitForAgents: time.Minute})
+	auditor := &auditObserver{}
+	srv := server.New(&cfg, log, server.Options{Dir: dir, Listen: "127.0.0.1:0", WaitForAgents: time.Minute,
+		Observers: []server.Observer{auditor}})
 	if err := srv.Listen(); err != nil {
-		return gameResult{}, err
+		return gameResult{}, nil, err
 	}
 	addr := srv.Addr().(*net.TCPAddr)
 	res := gameResult{Sim: m.ID, Opponent: g.opponent, Seed: g.seed, Steps: m.Steps}
@@ -197,7 +219,7 @@ func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zer
 		nb, err := newStrategy(strategyConfig{name: strategies[i], seed: g.seed*10 + int64(i),
 			behaviourFile: builderFile(strategies[i], g.behaviourFile), count: m.TeamSize, log: log})
 		if err != nil {
-			return gameResult{}, err
+			return gameResult{}, nil, err
 		}
 		counted := tallies[i].wrap(nb)
 		wg.Go(func() {
@@ -214,10 +236,10 @@ func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zer
 	stopAgents()
 	wg.Wait()
 	if err != nil {
-		return gameResult{}, err
+		return gameResult{}, nil, err
 	}
 	if len(summary.Matches) != 1 || len(summary.Matches[0].Simulations) != 1 {
-		return gameResult{}, errors.New("scores: the server played no simulation")
+		return gameResult{}, nil, errors.New("scores: the server played no simulation")
 	}
 	for _, s := range summary.Matches[0].Simulations[0].Result.Scores {
 		switch s.Team {
@@ -230,7 +252,9 @@ func playScoreGame(ctx context.Context, base *config.Config, g gameSpec, log zer
 	for i := range tallies {
 		res.Violations[i] = tallies[i].counts()
 	}
-	return res, nil
+	var episodes []normaudit.Episode
+	res.Avoidable, episodes = auditor.result()
+	return res, episodes, nil
 }
 
 func builderFile(strategy, file string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/massim-go/massim/clients/agent"
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario/normaudit"
 )
 
 // violationCounts are agent-steps with a violated norm, by the norm's
@@ -76,14 +77,15 @@ func (w *violationWatcher) Act(ra *protocol.RequestAction) (string, []string) {
 // scoreRow is one line of the table: a simulation and an opponent, the
 // builder's (A) and the opponent's (B) scores per seed and their means.
 type scoreRow struct {
-	Sim        string             `json:"sim"`
-	Opponent   string             `json:"opponent"`
-	Seeds      []int64            `json:"seeds"`
-	A          []int64            `json:"a"`
-	B          []int64            `json:"b"`
-	MeanA      float64            `json:"meanA"`
-	MeanB      float64            `json:"meanB"`
-	Violations [2]violationCounts `json:"violations"` // summed over the seeds
+	Sim        string                        `json:"sim"`
+	Opponent   string                        `json:"opponent"`
+	Seeds      []int64                       `json:"seeds"`
+	A          []int64                       `json:"a"`
+	B          []int64                       `json:"b"`
+	MeanA      float64                       `json:"meanA"`
+	MeanB      float64                       `json:"meanB"`
+	Violations [2]violationCounts            `json:"violations"` // summed over the seeds
+	Avoidable  [2]map[string]normaudit.Split `json:"avoidable"`
 }
 
 // scoreRows groups games by simulation and opponent, in play order.
@@ -108,6 +110,7 @@ func scoreRows(games []gameResult) []scoreRow {
 				}
 				r.Violations[t].ByRole[role] += n
 			}
+			addSplits(&r.Avoidable[t], g.Avoidable[t])
 		}
 	}
 	for i := range rows {
@@ -130,10 +133,12 @@ func mean(xs []int64) float64 {
 // printScoreTable writes the rows as an aligned table.
 func printScoreTable(out io.Writer, rows []scoreRow) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tB carry/adopt\t")
+	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable/not\tB carry/adopt\tavoidable/not\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
-			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, r.Violations[1].Carry, r.Violations[1].Adopt)
+		a, b := totalSplit(r.Avoidable[0]), totalSplit(r.Avoidable[1])
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d/%d\t%d/%d\t%d/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
+			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, a.Avoidable, a.Unavoidable,
+			r.Violations[1].Carry, r.Violations[1].Adopt, b.Avoidable, b.Unavoidable)
 	}
 	tw.Flush()
 }

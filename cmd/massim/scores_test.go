@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/scenario/normaudit"
 	"github.com/massim-go/massim/server"
 )
 
@@ -55,7 +58,8 @@ func TestContest2022Config_HasTheContestSimulations(t *testing.T) {
 
 func TestScores_PlaysEachSimulationAndOpponentAndPrintsJSON(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "25", "-seeds", "2", "-json"}, &out, &errOut)
+	auditFile := filepath.Join(t.TempDir(), "audit.jsonl")
+	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "60", "-seeds", "2", "-json", "-audit", auditFile}, &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 	var got struct {
 		Games []gameResult `json:"games"`
@@ -71,8 +75,32 @@ func TestScores_PlaysEachSimulationAndOpponentAndPrintsJSON(t *testing.T) {
 	}
 	assert.Equal(t, "random", got.Table[0].Opponent)
 	assert.Equal(t, "builder", got.Table[1].Opponent)
+	// The audit (from the server's snapshots) sees the same violations as
+	// the agents' percepts, and each of its episodes belongs to a game.
+	episodes := map[string]int64{}
+	raw, err := os.ReadFile(auditFile)
+	require.NoError(t, err)
+	for _, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var ep struct {
+			Seed  int64           `json:"seed"`
+			Team  string          `json:"team"`
+			Opp   string          `json:"opponent"`
+			Split normaudit.Split `json:"split"`
+		}
+		require.NoError(t, json.Unmarshal(line, &ep), string(line))
+		episodes[fmt.Sprint(ep.Opp, ep.Seed, ep.Team)] += ep.Split.Avoidable + ep.Split.Unavoidable
+	}
 	for _, g := range got.Games {
-		assert.Equal(t, 25, g.Steps)
+		assert.Equal(t, 60, g.Steps)
+		for i, team := range []string{"A", "B"} {
+			split := totalSplit(g.Avoidable[i])
+			total := g.Violations[i].Carry + g.Violations[i].Adopt
+			assert.Equal(t, total, split.Avoidable+split.Unavoidable, "%s seed %d team %s", g.Opponent, g.Seed, team)
+			assert.Equal(t, total, episodes[fmt.Sprint(g.Opponent, g.Seed, team)], "%s seed %d team %s", g.Opponent, g.Seed, team)
+		}
 	}
 }
 

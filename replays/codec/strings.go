@@ -12,6 +12,16 @@ type interner struct {
 	ids  map[string]uint64
 	list []string
 	seen int // strings already announced in an earlier record
+	// recent caches the ids of strings met lately by a cheap hash: a
+	// record's strings are a few dozen values (action names and parameters,
+	// results, roles) repeated by every agent, mostly the very same string
+	// values, which compare by pointer at once.
+	recent [64]recentString
+}
+
+type recentString struct {
+	s  string
+	id uint64
 }
 
 func newInterner() *interner { return &interner{ids: map[string]uint64{}} }
@@ -30,12 +40,22 @@ func fromTable(table []string) *interner {
 }
 
 func (in *interner) id(s string) uint64 {
-	if id, ok := in.ids[s]; ok {
-		return id
+	var r *recentString
+	if len(s) > 0 {
+		r = &in.recent[(len(s)*31+int(s[0])*7+int(s[len(s)-1]))&(len(in.recent)-1)]
+		if r.s == s {
+			return r.id
+		}
 	}
-	id := uint64(len(in.list))
-	in.ids[s] = id
-	in.list = append(in.list, s)
+	id, ok := in.ids[s]
+	if !ok {
+		id = uint64(len(in.list))
+		in.ids[s] = id
+		in.list = append(in.list, s)
+	}
+	if r != nil {
+		r.s, r.id = s, id
+	}
 	return id
 }
 

@@ -1,0 +1,318 @@
+package normaudit
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+// Params describe the simulation the snapshots come from.
+type Params struct {
+	Width, Height int
+	// Speed is each role's fastest speed (unladen), by role name.
+	Speed map[string]int
+}
+
+// Split counts agent-steps of violation.
+type Split struct {
+	Avoidable   int64 `json:"avoidable"`
+	Unavoidable int64 `json:"unavoidable"`
+}
+
+// Add adds o to s.
+func (s *Split) Add(o Split) {
+	s.Avoidable += o.Avoidable
+	s.Unavoidable += o.Unavoidable
+}
+
+// Episode is one agent's violations of one norm.
+type Episode struct {
+	Team     string `json:"team"`
+	Agent    string `json:"agent"`
+	Norm     string `json:"norm"`
+	Subject  string `json:"subject"` // Carry or Adopt
+	Role     string `json:"role"`    // Adopt: the limited role
+	Quantity int    `json:"quantity"`
+	Created  int    `json:"created"`
+	Start    int    `json:"start"`
+	Until    int    `json:"until"`
+	// Where the agent was and what it held when the norm was created.
+	RoleAtCreation string       `json:"roleAtCreation"`
+	PosAtCreation  protocol.Pos `json:"posAtCreation"`
+	// Leave is the fewest actions the agent needed, from its place at the
+	// creation, to give up the limited role (Adopt; -1: no role zone
+	// reachable; 0: it did not hold the role then).
+	Leave int `json:"leave"`
+	// LeaveAtFirst is the same from where it stood at its first violation.
+	LeaveAtFirst int `json:"leaveAtFirst"`
+	// ZoneSeen is the first step a role-zone cell lay within the agent's
+	// own vision (-1: not by its first violation). Before that it could
+	// only know of one from teammates whose maps it had joined.
+	ZoneSeen    int    `json:"zoneSeen"`
+	First       int    `json:"first"`
+	Last        int    `json:"last"`
+	Split       Split  `json:"split"`
+	Deactivated int    `json:"deactivated"` // steps deactivated since the creation, at the last violation
+	Actions     Counts `json:"actions"`     // action/result of each violating step
+}
+
+// Counts is a tally by name.
+type Counts map[string]int
+
+// normInfo is what the audit remembers of a norm from its creation.
+type normInfo struct {
+	name, subject, role string
+	quantity            int
+	created             int
+	start, until        int
+	roleAt              map[string]string       // agent → role at the creation
+	posAt               map[string]protocol.Pos // agent → position at the creation
+	leave               map[string]int          // agent → actions to leave the role (Adopt)
+	lostAt              map[string]int          // agent → deactivated steps counted at the creation
+}
+
+// Audit watches the snapshots of one simulation in order.
+type Audit struct {
+	p        Params
+	prev     *scenario.Snapshot
+	norms    map[string]*normInfo
+	lost     map[string]int // agent → steps deactivated so far
+	zoneSeen map[string]int // agent → first step it saw a role-zone cell
+	teamOf   map[string]string
+	byTeam   map[string]map[string]*Split // team → key (Carry, Adopt:<role>) → split
+	episodes map[[2]string]*Episode       // (agent, norm)
+	order    [][2]string
+}
+
+// New starts an audit; initial is the world before the first step.
+func New(p Params, initial *scenario.Snapshot) *Audit {
+	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{},
+		teamOf: map[string]string{}, byTeam: map[string]map[string]*Split{}, episodes: map[[2]string]*Episode{}}
+}
+
+// Observe takes the snapshot after the next step.
+func (a *Audit) Observe(snap *scenario.Snapshot) {
+	before := a.prev
+	if before == nil {
+		before = snap
+	}
+	var ter *terrain
+	for _, n := range snap.Norms {
+		if _, ok := a.norms[n.Name]; ok {
+			continue
+		}
+		if ter == nil {
+			ter = newTerrain(a.p.Width, a.p.Height, before)
+		}
+		a.norms[n.Name] = a.remember(n, snap.Step, before, ter)
+	}
+	for _, e := range snap.Entities {
+		a.teamOf[e.Name] = e.Team
+	}
+	a.noteZonesSeen(snap)
+	a.judge(snap)
+	for _, e := range snap.Entities {
+		if e.Deactivated {
+			a.lost[e.Name]++
+		}
+	}
+	a.prev = snap
+}
+
+// noteZonesSeen records which agents have a role-zone cell in view now.
+func (a *Audit) noteZonesSeen(snap *scenario.Snapshot) {
+	var ter *terrain
+	for _, e := range snap.Entities {
+		if _, ok := a.zoneSeen[e.Name]; ok {
+			continue
+		}
+		if ter == nil {
+			ter = newTerrain(a.p.Width, a.p.Height, snap)
+		}
+		if ter.zoneWithin(e.Pos, e.Vision) {
+			a.zoneSeen[e.Name] = snap.Step
+		}
+	}
+}
+
+// remember records a norm first seen in the snapshot of step created, with
+// the agents as they stood before that step's actions.
+func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.Snapshot, ter *terrain) *normInfo {
+	info := &normInfo{name: n.Name, created: created, start: n.Start, until: n.Until,
+		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{}}
+	if len(n.Requirements) > 0 {
+		r := n.Requirements[0]
+		info.quantity = r.Quantity
+		if strings.EqualFold(r.Type, "role") {
+			info.subject, info.role = scenario.SubjectAdopt, r.Name
+		} else {
+			info.subject = scenario.SubjectCarry
+		}
+	}
+	steps := map[int][]int{}
+	for _, e := range before.Entities {
+		info.roleAt[e.Name], info.posAt[e.Name], info.lostAt[e.Name] = e.Role, e.Pos, a.lost[e.Name]
+		if info.subject != scenario.SubjectAdopt || e.Role != info.role {
+			continue
+		}
+		info.leave[e.Name] = a.leaveSteps(ter, steps, e.Role, e.Pos)
+	}
+	return info
+}
+
+// leaveSteps is the fewest actions to reach a role zone and adopt another
+// role; -1 if no role zone can be reached. steps caches distances by speed.
+func (a *Audit) leaveSteps(ter *terrain, steps map[int][]int, role string, pos protocol.Pos) int {
+	speed := max(1, a.p.Speed[role])
+	d, ok := steps[speed]
+	if !ok {
+		d = ter.stepsToZone(speed)
+		steps[speed] = d
+	}
+	s := d[ter.index(pos)]
+	if s < 0 {
+		return -1
+	}
+	return s + 1
+}
+
+// judge splits the violations of snap (the regulation at its step).
+func (a *Audit) judge(snap *scenario.Snapshot) {
+	type group struct{ norm, team string }
+	byGroup := map[group][]string{}
+	var groups []group
+	for _, v := range snap.Violations {
+		g := group{v.Norm, a.teamOf[v.Who]}
+		if _, ok := byGroup[g]; !ok {
+			groups = append(groups, g)
+		}
+		byGroup[g] = append(byGroup[g], v.Who)
+	}
+	entity := map[string]*scenario.EntitySnapshot{}
+	for i := range snap.Entities {
+		entity[snap.Entities[i].Name] = &snap.Entities[i]
+	}
+	var ter *terrain
+	steps := map[int][]int{}
+	for _, g := range groups {
+		info, ok := a.norms[g.norm]
+		if !ok {
+			continue // never announced in a snapshot: cannot judge
+		}
+		who := byGroup[g]
+		stuck := make([]bool, len(who))
+		nStuck := 0
+		for i, name := range who {
+			had := snap.Step - info.created - (a.lost[name] - info.lostAt[name])
+			switch info.subject {
+			case scenario.SubjectAdopt:
+				leave, held := info.leave[name]
+				stuck[i] = held && (leave < 0 || leave > had)
+			default:
+				stuck[i] = had < 1
+			}
+			if stuck[i] {
+				nStuck++
+			}
+		}
+		if info.subject == scenario.SubjectAdopt && nStuck <= info.quantity {
+			clear(stuck) // the team could have kept to the limit
+		}
+		for i, name := range who {
+			ep := a.episode(name, g.team, info, snap.Step)
+			if ep.LeaveAtFirst == 0 && ep.First == snap.Step && info.subject == scenario.SubjectAdopt {
+				if e := entity[name]; e != nil && a.prev != nil {
+					if ter == nil {
+						ter = newTerrain(a.p.Width, a.p.Height, a.prev)
+					}
+					ep.LeaveAtFirst = a.leaveSteps(ter, steps, info.role, a.posBefore(name, e.Pos))
+				}
+			}
+			ep.Last = snap.Step
+			ep.Deactivated = a.lost[name] - info.lostAt[name]
+			if e := entity[name]; e != nil {
+				ep.Actions[e.Action+"/"+e.ActionResult]++
+			}
+			key := info.subject
+			if info.subject == scenario.SubjectAdopt {
+				key += ":" + info.role
+			}
+			split := a.split(g.team, key)
+			if stuck[i] {
+				split.Unavoidable++
+				ep.Split.Unavoidable++
+			} else {
+				split.Avoidable++
+				ep.Split.Avoidable++
+			}
+		}
+	}
+}
+
+// posBefore is where the agent stood before the last step's actions.
+func (a *Audit) posBefore(name string, fallback protocol.Pos) protocol.Pos {
+	for _, e := range a.prev.Entities {
+		if e.Name == name {
+			return e.Pos
+		}
+	}
+	return fallback
+}
+
+func (a *Audit) episode(agent, team string, info *normInfo, step int) *Episode {
+	k := [2]string{agent, info.name}
+	ep, ok := a.episodes[k]
+	if !ok {
+		leave, held := info.leave[agent]
+		if !held {
+			leave = 0
+		}
+		ep = &Episode{Team: team, Agent: agent, Norm: info.name, Subject: info.subject, Role: info.role,
+			Quantity: info.quantity, Created: info.created, Start: info.start, Until: info.until,
+			RoleAtCreation: info.roleAt[agent], PosAtCreation: info.posAt[agent], Leave: leave,
+			First: step, Actions: Counts{}, ZoneSeen: -1}
+		if s, ok := a.zoneSeen[agent]; ok {
+			ep.ZoneSeen = s
+		}
+		a.episodes[k] = ep
+		a.order = append(a.order, k)
+	}
+	return ep
+}
+
+func (a *Audit) split(team, key string) *Split {
+	m := a.byTeam[team]
+	if m == nil {
+		m = map[string]*Split{}
+		a.byTeam[team] = m
+	}
+	s := m[key]
+	if s == nil {
+		s = &Split{}
+		m[key] = s
+	}
+	return s
+}
+
+// Team returns one team's violations so far by norm subject ("Carry", or
+// "Adopt:<role>").
+func (a *Audit) Team(team string) map[string]Split {
+	out := map[string]Split{}
+	for k, s := range a.byTeam[team] {
+		out[k] = *s
+	}
+	return out
+}
+
+// Episodes returns every agent's violations of every norm so far, in the
+// order they began.
+func (a *Audit) Episodes() []Episode {
+	out := make([]Episode, 0, len(a.order))
+	for _, k := range a.order {
+		out = append(out, *a.episodes[k])
+	}
+	slices.SortStableFunc(out, func(x, y Episode) int { return x.First - y.First })
+	return out
+}

@@ -1,0 +1,149 @@
+package normaudit
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+func TestStepsToZone(t *testing.T) {
+	// A 9×3 torus, a role zone of radius 0 at (0,1), rock at (3,1).
+	snap := &scenario.Snapshot{
+		RoleZones: []scenario.ZoneSnapshot{{Pos: protocol.Pos{0, 1}, R: 0}},
+		Obstacles: []scenario.ObstacleSnapshot{{Pos: protocol.Pos{3, 0}}, {Pos: protocol.Pos{3, 1}}, {Pos: protocol.Pos{3, 2}}},
+	}
+	ter := newTerrain(9, 3, snap)
+	tests := []struct {
+		name  string
+		speed int
+		from  protocol.Pos
+		want  int
+	}{
+		{"on the zone", 1, protocol.Pos{0, 1}, 0},
+		{"two cells at speed 1", 1, protocol.Pos{2, 1}, 2},
+		{"two cells at speed 2", 2, protocol.Pos{2, 1}, 1},
+		{"three cells at speed 2 round up", 2, protocol.Pos{0, 0}, 1},
+		{"across the torus edge", 1, protocol.Pos{7, 1}, 2},
+		{"through the rock wall: one clear more", 1, protocol.Pos{4, 1}, 5},
+		{"other side, around the edge is shorter", 1, protocol.Pos{6, 1}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ter.stepsToZone(tt.speed)[ter.index(tt.from)]
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestStepsToZone_NoZoneIsUnreachable(t *testing.T) {
+	ter := newTerrain(4, 4, &scenario.Snapshot{})
+	assert.Equal(t, -1, ter.stepsToZone(1)[0])
+}
+
+// adoptWorld is a 20×1 torus with a role zone at x=0 and two default agents
+// of team A: near at x=2 (3 actions to leave) and far at x=10 (11 actions).
+func adoptWorld(step int) *scenario.Snapshot {
+	return &scenario.Snapshot{
+		Step:      step,
+		RoleZones: []scenario.ZoneSnapshot{{Pos: protocol.Pos{0, 0}, R: 0}},
+		Entities: []scenario.EntitySnapshot{
+			{Name: "near", Team: "A", Role: "default", Pos: protocol.Pos{2, 0}, Vision: 2, Action: "skip", ActionResult: "success"},
+			{Name: "far", Team: "A", Role: "default", Pos: protocol.Pos{10, 0}, Vision: 2, Action: "move", ActionResult: "success"},
+		},
+	}
+}
+
+func TestAudit_Adopt(t *testing.T) {
+	tests := []struct {
+		name     string
+		quantity int
+		step     int // of the violation; created at 1
+		want     map[string]Split
+	}{
+		{"limit 0: far cannot make it, near could", 0, 5,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Unavoidable: 1}}},
+		{"limit 1: the team could keep to it by moving near", 1, 5,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1}}},
+		{"late enough for far too", 0, 12,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := New(Params{Width: 20, Height: 1, Speed: map[string]int{"default": 1}}, adoptWorld(0))
+			norm := scenario.NormSnapshot{Name: "n1", Start: 4, Until: 20,
+				Requirements: []scenario.NormRequirementSnapshot{{Type: "ROLE", Name: "default", Quantity: tt.quantity}}}
+			created := adoptWorld(1)
+			created.Norms = []scenario.NormSnapshot{norm}
+			a.Observe(created)
+			v := adoptWorld(tt.step)
+			v.Norms = []scenario.NormSnapshot{norm}
+			v.Violations = []scenario.ViolationSnapshot{{Norm: "n1", Who: "near"}, {Norm: "n1", Who: "far"}}
+			a.Observe(v)
+			eps := a.Episodes()
+			require.Len(t, eps, 2)
+			for _, ep := range eps {
+				assert.Equal(t, tt.want[ep.Agent], ep.Split, ep.Agent)
+				assert.Equal(t, "default", ep.RoleAtCreation)
+			}
+			byName := map[string]Episode{eps[0].Agent: eps[0], eps[1].Agent: eps[1]}
+			assert.Equal(t, 3, byName["near"].Leave)
+			assert.Equal(t, 11, byName["far"].Leave)
+			assert.Equal(t, 1, byName["near"].ZoneSeen, "the zone two cells away was in view")
+			assert.Equal(t, -1, byName["far"].ZoneSeen)
+			assert.Equal(t, Counts{"move/success": 1}, byName["far"].Actions)
+			var total Split
+			for _, s := range a.Team("A") {
+				total.Add(s)
+			}
+			assert.Equal(t, int64(2), total.Avoidable+total.Unavoidable)
+			assert.Contains(t, a.Team("A"), "Adopt:default")
+		})
+	}
+}
+
+func TestAudit_AdoptLateComerIsAvoidable(t *testing.T) {
+	a := New(Params{Width: 20, Height: 1, Speed: map[string]int{"default": 1, "worker": 2}}, adoptWorld(0))
+	norm := scenario.NormSnapshot{Name: "n1", Start: 2, Until: 20,
+		Requirements: []scenario.NormRequirementSnapshot{{Type: "ROLE", Name: "worker", Quantity: 0}}}
+	created := adoptWorld(1)
+	created.Norms = []scenario.NormSnapshot{norm}
+	a.Observe(created)
+	v := adoptWorld(3)
+	v.Entities[1].Role = "worker" // far took the limited role up after the creation
+	v.Norms = []scenario.NormSnapshot{norm}
+	v.Violations = []scenario.ViolationSnapshot{{Norm: "n1", Who: "far"}}
+	a.Observe(v)
+	assert.Equal(t, map[string]Split{"Adopt:worker": {Avoidable: 1}}, a.Team("A"))
+}
+
+func TestAudit_Carry(t *testing.T) {
+	tests := []struct {
+		name        string
+		deactivated bool
+		want        Split
+	}{
+		{"one detach would have done", false, Split{Avoidable: 1}},
+		{"deactivated since the creation", true, Split{Unavoidable: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			norm := scenario.NormSnapshot{Name: "n2", Start: 3, Until: 9,
+				Requirements: []scenario.NormRequirementSnapshot{{Type: "BLOCK", Name: "any", Quantity: 0}}}
+			a := New(Params{Width: 20, Height: 1}, adoptWorld(0))
+			for step := 1; step <= 3; step++ {
+				s := adoptWorld(step)
+				s.Norms = []scenario.NormSnapshot{norm}
+				s.Entities[0].Deactivated = tt.deactivated
+				if step == 3 {
+					s.Violations = []scenario.ViolationSnapshot{{Norm: "n2", Who: "near"}}
+				}
+				a.Observe(s)
+			}
+			assert.Equal(t, map[string]Split{"Carry": tt.want}, a.Team("A"))
+		})
+	}
+}

@@ -1,0 +1,132 @@
+package normaudit
+
+import (
+	"container/heap"
+
+	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/scenario"
+)
+
+// unitsPerStep makes moves at speeds 1, 2 and 3 whole numbers of units.
+const unitsPerStep = 6
+
+// terrain is the grid of one snapshot: which cells need a clear action
+// before an agent can enter them, and which are role-zone cells.
+type terrain struct {
+	w, h    int
+	blocked []bool // obstacle or block
+	zone    []bool // role-zone cell
+}
+
+func newTerrain(w, h int, snap *scenario.Snapshot) *terrain {
+	t := &terrain{w: w, h: h, blocked: make([]bool, w*h), zone: make([]bool, w*h)}
+	for _, o := range snap.Obstacles {
+		t.blocked[t.index(o.Pos)] = true
+	}
+	for _, b := range snap.Blocks {
+		t.blocked[t.index(b.Pos)] = true
+	}
+	for _, z := range snap.RoleZones {
+		for dy := -z.R; dy <= z.R; dy++ {
+			for dx := -z.R; dx <= z.R; dx++ {
+				if abs(dx)+abs(dy) <= z.R {
+					t.zone[t.index(protocol.Pos{z.Pos[0] + dx, z.Pos[1] + dy})] = true
+				}
+			}
+		}
+	}
+	return t
+}
+
+func (t *terrain) index(p protocol.Pos) int {
+	x, y := mod(p[0], t.w), mod(p[1], t.h)
+	return y*t.w + x
+}
+
+// zoneWithin reports whether a role-zone cell lies within distance r of p.
+func (t *terrain) zoneWithin(p protocol.Pos, r int) bool {
+	for dy := -r; dy <= r; dy++ {
+		k := r - abs(dy)
+		for dx := -k; dx <= k; dx++ {
+			if t.zone[t.index(protocol.Pos{p[0] + dx, p[1] + dy})] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stepsToZone returns, for every cell, the fewest actions an agent moving
+// at speed needs to stand on a role-zone cell (a lower bound: clearing is
+// assumed to succeed at the first try). Unreachable cells get -1.
+func (t *terrain) stepsToZone(speed int) []int {
+	speed = max(1, min(speed, unitsPerStep))
+	move := unitsPerStep / speed
+	units := make([]int, len(t.zone))
+	for i := range units {
+		units[i] = -1
+	}
+	var q cellQueue
+	for i, z := range t.zone {
+		if z {
+			units[i] = 0
+			heap.Push(&q, cellCost{i, 0})
+		}
+	}
+	// Costs are symmetric in reverse: the cost of a way from cell c to the
+	// zone is the cost of entering each cell after c, so walking outwards
+	// from the zone, a step from n to c costs entering n.
+	for q.Len() > 0 {
+		cur := heap.Pop(&q).(cellCost)
+		if cur.cost != units[cur.i] {
+			continue
+		}
+		enter := move
+		if t.blocked[cur.i] {
+			enter += unitsPerStep
+		}
+		x, y := cur.i%t.w, cur.i/t.w
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			n := t.index(protocol.Pos{x + d[0], y + d[1]})
+			c := cur.cost + enter
+			if units[n] < 0 || c < units[n] {
+				units[n] = c
+				heap.Push(&q, cellCost{n, c})
+			}
+		}
+	}
+	steps := make([]int, len(units))
+	for i, u := range units {
+		steps[i] = -1
+		if u >= 0 {
+			steps[i] = (u + unitsPerStep - 1) / unitsPerStep
+		}
+	}
+	return steps
+}
+
+type cellCost struct{ i, cost int }
+
+type cellQueue []cellCost
+
+func (q cellQueue) Len() int { return len(q) }
+func (q cellQueue) Less(i, j int) bool {
+	return q[i].cost < q[j].cost || q[i].cost == q[j].cost && q[i].i < q[j].i
+}
+func (q cellQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *cellQueue) Push(x any)   { *q = append(*q, x.(cellCost)) }
+func (q *cellQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+func mod(a, n int) int { return ((a % n) + n) % n }
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}

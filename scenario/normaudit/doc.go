@@ -1,0 +1,26 @@
+// Package normaudit sorts the norm violations of a played simulation into
+// those a team could have avoided and those it could not, from the world's
+// snapshots (docs/replays.md, "Snapshots"; the norms in docs/rules.md,
+// "Norms").
+//
+// "Could not" is decided from the ground truth, as a lower bound on what
+// any team could have done, so the unavoidable share is never overstated:
+//
+//   - Adopt (a team-level limit q on the agents holding a role R): an
+//     agent that held R when the norm was created needs at least
+//     "leave" actions to give R up: the cheapest way to any role-zone cell
+//     at its role's fastest speed (an obstacle or loose block on the way
+//     costs one clear action on top of the move) plus one adopt. It is
+//     stuck at step t when leave exceeds the actions it had since the
+//     creation, t − created, less the steps it was deactivated. If more
+//     than q of a team's violators are stuck at t, those stuck are
+//     unavoidable violations and the rest avoidable (they could have left);
+//     otherwise the team could have kept to the limit and every violator is
+//     avoidable. An agent that took R up after the creation is never stuck.
+//   - Carry: dropping the surplus takes one detach, so a Carry violation is
+//     avoidable unless the agent was deactivated for every step since the
+//     norm's creation.
+//
+// Episodes (one per agent and norm) record where the agent was, what it
+// needed and what it did while it violated, for finding causes.
+package normaudit

@@ -51,8 +51,10 @@ func (w *World) markAttachedToEntity() {
 	w.attachedCache = slices.Grow(w.attachedCache[:0], n)[:n]
 	clear(w.attachedCache)
 	done := w.things.stamps // structures computed below get larger stamps
-	for _, t := range w.things.all[1:] {
-		if t.removed || len(t.links) == 0 || t.stamp > done {
+	// A structure with an entity holds a thing that is not an obstacle;
+	// the others stay false.
+	for _, t := range w.things.nonObstacles() {
+		if len(t.links) == 0 || t.stamp > done {
 			continue
 		}
 		s := w.structureOf(t)

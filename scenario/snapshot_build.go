@@ -12,13 +12,6 @@ type snapshotCache struct {
 	obstacles       []ObstacleSnapshot
 	obstacleVersion uint64
 	dispensers      []DispenserSnapshot
-	// others holds the ids of the things that are not obstacles, in id
-	// order, among the first scanned ids (removed ones are dropped when
-	// met): while the obstacles are unchanged a snapshot visits only these,
-	// not the thousands of obstacles of a cave map.
-	others  []int
-	scanned int
-	visit   []*thing // scratch: the things a snapshot visits
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -47,7 +40,7 @@ func (w *World) Snapshot() *Snapshot {
 	if rebuildObstacles {
 		visit = w.things.all[1:]
 	} else {
-		visit = w.nonObstacles()
+		visit = w.things.nonObstacles() // the obstacles' cells are not needed
 	}
 	attached := w.structureCells(visit)
 	for _, e := range w.entities {
@@ -124,30 +117,6 @@ func (c structureCells) of(t *thing) []protocol.Pos {
 		return nil
 	}
 	return c[t.id]
-}
-
-// nonObstacles lists the live things that are not obstacles, in id order,
-// from the cached list of their ids (see snapshotCache.others); the list
-// is a scratch buffer, valid until the next call.
-func (w *World) nonObstacles() []*thing {
-	all := w.things.all
-	for id := max(w.snap.scanned, 1); id < len(all); id++ {
-		if all[id].kind != KindObstacle {
-			w.snap.others = append(w.snap.others, id)
-		}
-	}
-	w.snap.scanned = len(all)
-	out := w.snap.visit[:0]
-	kept := w.snap.others[:0]
-	for _, id := range w.snap.others {
-		if t := all[id]; !t.removed {
-			kept = append(kept, id)
-			out = append(out, t)
-		}
-	}
-	w.snap.others = kept
-	w.snap.visit = out
-	return out
 }
 
 // structureCells gives every linked thing among visit, and every other

@@ -42,6 +42,36 @@ type things struct {
 	// moves or gains or loses a link, so snapshots can reuse their list of
 	// obstacles (usually the largest part of the world) while it holds.
 	obstacleVersion uint64
+
+	// others holds the ids of the things that are not obstacles, in id
+	// order, among the first scanned ids (removed ones are dropped when
+	// met): see nonObstacles.
+	others  []int
+	scanned int
+	visit   []*thing // nonObstacles' result
+}
+
+// nonObstacles lists the live things that are not obstacles, in id order,
+// for the per-step work that needs only entities, blocks and dispensers
+// and would otherwise walk the thousands of obstacles of a cave map. The
+// list is a scratch buffer, valid until the next call.
+func (ts *things) nonObstacles() []*thing {
+	for id := max(ts.scanned, 1); id < len(ts.all); id++ {
+		if ts.all[id].kind != KindObstacle {
+			ts.others = append(ts.others, id)
+		}
+	}
+	ts.scanned = len(ts.all)
+	out := ts.visit[:0]
+	kept := ts.others[:0]
+	for _, id := range ts.others {
+		if t := ts.all[id]; !t.removed {
+			kept = append(kept, id)
+			out = append(out, t)
+		}
+	}
+	ts.others, ts.visit = kept, out
+	return out
 }
 
 // touch records a change to t that snapshots of obstacles must see.

@@ -395,7 +395,6 @@ function notePainted(shown) {
   if (!shown || shown.step !== app.step || app.painted?.step === shown.step) return;
   app.painted = { step: shown.step, at: performance.now() };
   if (window.massim) window.massim.painted = app.painted;
-  if (app.mode === 'replay' && !app.store.fill) app.store.fillAll(); // the rest of the replay, after the first frame
 }
 
 const statsBudget = 4; // ms per frame for counting statistics
@@ -412,6 +411,8 @@ function frame(now) {
     app.dirty = false;
     render();
     notePainted(app.shown);
+    // The rest of a replay loads after its first frame, not before.
+    if (app.mode === 'replay' && app.store && !app.store.fill) app.store.fillAll();
   }
   // Statistics are counted in the time left over, and only their table
   // is drawn again.

@@ -11,6 +11,7 @@ const cacheLimit = 1500; // snapshots kept in memory
 const rawLimit = 64 << 20; // bytes of records loaded ahead at most
 const fillAtOnce = 3; // segment requests at a time while loading a replay ahead
 const checkEvery = 10; // steps between decoding checkpoints
+const checkLimit = 400; // checkpoints kept at most
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 const retrySoon = 150; // ms, instead, when the steps it lacked are known to exist
 
@@ -235,7 +236,7 @@ export class Store {
       }
       c.i++;
       c.last = snap.step;
-      if (c.last % checkEvery === 0) this.checkpoints.set(c.last, { i: c.i, table: c.dec.table, snap });
+      if (c.last % checkEvery === 0) this.checkpoint(c.last, { i: c.i, table: c.dec.table, snap });
       if (!this.frames.has(c.last)) this.remember(snap);
       if (c.last > this.last) this.last = c.last;
     }
@@ -247,6 +248,15 @@ export class Store {
       this.dropSegment(g);
       this.failedAt.set(g, performance.now() - (soon ? retryAfter - retrySoon : 0));
     }
+  }
+
+  // checkpoint keeps a decoder's state after step; far from step, the
+  // oldest go when there are too many (each holds a snapshot).
+  checkpoint(step, state) {
+    this.checkpoints.set(step, state);
+    if (this.checkpoints.size <= checkLimit) return;
+    const far = [...this.checkpoints.keys()].sort((a, b) => Math.abs(b - step) - Math.abs(a - step));
+    for (const s of far.slice(0, checkLimit / 4)) this.checkpoints.delete(s);
   }
 
   // resumeAt is a decoding position in segment g at the latest checkpoint

@@ -47,6 +47,11 @@ type brain struct {
 	sentSpeed int
 	submitted []game.Requirement
 	connected []game.Pos
+	// unlinked lists neighbouring offsets of things in the structure that
+	// are not linked to the agent directly (a detach there failed outright:
+	// they hang on its other things); forgotten when the agent moves or
+	// turns.
+	unlinked []game.Pos
 
 	walk    walkState
 	explore exploreState
@@ -127,18 +132,18 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 func (b *brain) trackAttachments() {
 	p := &b.p
 	if p.Deactivated {
-		b.attached = nil
+		b.attached, b.unlinked = nil, nil
 	}
 	if p.LastResult == game.Success && p.LastAction.Equal(b.sent) {
 		b.applyOwnAction(p.LastAction)
 	}
 	// A detach that failed outright: the thing there is not linked to the
 	// agent directly (it hangs on another of the agent's things, or belongs
-	// to somebody else). Forget it, so that the next drop detaches what
-	// the agent really holds.
+	// to somebody else), so the next drop detaches another, and what hangs
+	// only on that one goes with it.
 	if p.LastAction.Name == game.ActDetach && p.LastResult == game.Failed && p.LastAction.Equal(b.sent) {
-		if d, ok := game.ParseDir(p.LastAction.Params[0]); ok {
-			b.removeAttached(d.Offset())
+		if d, ok := game.ParseDir(p.LastAction.Params[0]); ok && !slices.Contains(b.unlinked, d.Offset()) {
+			b.unlinked = append(b.unlinked, d.Offset())
 		}
 	}
 	b.submitted, b.connected = nil, nil
@@ -185,7 +190,11 @@ func (b *brain) noticeHiddenLinks() {
 		return
 	}
 	if j, ok := b.myJob(); ok && j.kind == jobSubmit {
-		return // a submitter's structure is its project's, counted from the slots
+		placed := false
+		b.team.squad.view(b, func(*member, *memory.Map) { placed = j.project.placed })
+		if placed {
+			return // a placed submitter's structure is its project's, counted from the slots
+		}
 	}
 	comp := b.p.AttachedComponent(b.attached)
 	if !stuck && len(comp) <= b.carryLimit(carryNotice) {
@@ -205,9 +214,14 @@ const carryNotice = 15
 
 func (b *brain) applyOwnAction(a game.Action) {
 	switch a.Name {
+	case game.ActMove, game.ActRotate:
+		b.unlinked = nil
+	}
+	switch a.Name {
 	case game.ActAttach:
 		if d, ok := game.ParseDir(a.Params[0]); ok {
 			b.attached = append(b.attached, d.Offset())
+			b.unlinked = slices.DeleteFunc(b.unlinked, func(p game.Pos) bool { return p == d.Offset() })
 		}
 	case game.ActDetach:
 		if d, ok := game.ParseDir(a.Params[0]); ok {
@@ -239,7 +253,8 @@ func (b *brain) dropFrom(off game.Pos) {
 		cur := queue[0]
 		queue = queue[1:]
 		for _, n := range cur.Neighbours() {
-			if !reach[n] && slices.Contains(b.attached, n) && !(cur == (game.Pos{}) && n == off) {
+			direct := cur == (game.Pos{})
+			if !reach[n] && slices.Contains(b.attached, n) && !(direct && (n == off || slices.Contains(b.unlinked, n))) {
 				reach[n] = true
 				queue = append(queue, n)
 			}

@@ -262,8 +262,8 @@ func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
 	assert.Equal(t, 3, b.structureSize())
 
 	// The block east hangs on the others, not on the agent: detaching it
-	// fails, so the agent forgets it and detaches the one south, its own
-	// link to the whole ring.
+	// fails, so the agent detaches the one south, its own link to the
+	// whole ring, and then holds nothing.
 	b.sent = game.Detach(game.E)
 	p := ring(step + 1)
 	p.LastAction, p.LastActionParams, p.LastActionResult = "detach", []string{"e"}, "failed"
@@ -271,7 +271,10 @@ func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
 	b.trackAttachments()
 	b.noteLastMove()
 	b.noticeHiddenLinks()
-	assert.ElementsMatch(t, []game.Pos{{Y: 1}, {X: 1, Y: 1}}, b.attached)
+	assert.Equal(t, []game.Pos{{X: 1}}, b.unlinked)
+	held := b.directlyHeld(b.heldBlocks())
+	require.Len(t, held, 1)
+	assert.Equal(t, game.Pos{Y: 1}, held[0].Pos, "the drop detaches the block south next")
 	b.applyOwnAction(game.Detach(game.S))
 	assert.Empty(t, b.attached, "nothing is linked to the agent any more")
 }

@@ -1,6 +1,8 @@
 package builder
 
 import (
+	"slices"
+
 	"github.com/massim-go/massim/clients/bt"
 	"github.com/massim-go/massim/clients/game"
 	"github.com/massim-go/massim/clients/memory"
@@ -282,8 +284,23 @@ func (b *brain) stockSkill(c *bt.Context, _ *bt.Call) bt.Status {
 	return bt.Failure
 }
 
+// directlyHeld is held without the things known not to be linked to the
+// agent directly (a detach there failed).
+func (b *brain) directlyHeld(held []game.Thing) []game.Thing {
+	return slices.DeleteFunc(slices.Clone(held), func(t game.Thing) bool { return slices.Contains(b.unlinked, t.Pos) })
+}
+
 func (b *brain) dropSkill(c *bt.Context, _ *bt.Call) bt.Status {
-	held := b.heldBlocks()
+	all := b.heldBlocks()
+	held := b.directlyHeld(all)
+	if len(held) == 0 && len(all) > 0 {
+		// Only things that hang on nothing of the agent's are left next to
+		// it: they are not its own.
+		for _, t := range all {
+			b.dropFrom(t.Pos)
+		}
+		return bt.Success
+	}
 	if len(held) == 0 {
 		if len(b.attached) == 0 {
 			return bt.Success

@@ -162,9 +162,11 @@ func (b *brain) trackAttachments() {
 	}
 }
 
-// hiddenLinkFailures is how many moves in a row must fail before the agent
-// suspects its structure holds more than it knows.
-const hiddenLinkFailures = 4
+// hiddenLinkFailures is how many moves or turns in a row must fail before
+// the agent suspects its structure holds more than it knows (a helper
+// jostling next to a structure fails a few times, and must not take that
+// structure for its own).
+const hiddenLinkFailures = 8
 
 // noticeHiddenLinks: moves or turns that keep failing may mean the
 // structure is heavier than the agent knows (its block got linked to a dropped
@@ -175,6 +177,9 @@ const hiddenLinkFailures = 4
 func (b *brain) noticeHiddenLinks() {
 	if b.walk.streak < hiddenLinkFailures || len(b.attached) == 0 {
 		return
+	}
+	if j, ok := b.myJob(); ok && j.kind == jobSubmit {
+		return // a submitter's structure is its project's, counted from the slots
 	}
 	b.walk.streak = 0 // the evidence is used up: what follows may correct it
 	for _, off := range b.p.AttachedComponent(b.attached) {

@@ -19,12 +19,17 @@ type Params struct {
 type Split struct {
 	Avoidable   int64 `json:"avoidable"`
 	Unavoidable int64 `json:"unavoidable"`
+	// Unaware counts the avoidable Adopt violations of agents that had not
+	// yet had a role-zone cell in view themselves: they could have left
+	// the role only if a teammate's map showed them a zone, or by luck.
+	Unaware int64 `json:"unaware"`
 }
 
 // Add adds o to s.
 func (s *Split) Add(o Split) {
 	s.Avoidable += o.Avoidable
 	s.Unavoidable += o.Unavoidable
+	s.Unaware += o.Unaware
 }
 
 // Episode is one agent's violations of one norm.
@@ -246,6 +251,11 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 			} else {
 				split.Avoidable++
 				ep.Split.Avoidable++
+				_, saw := a.zoneSeen[name]
+				if _, held := info.leave[name]; held && !saw {
+					split.Unaware++
+					ep.Split.Unaware++
+				}
 			}
 		}
 	}

@@ -66,10 +66,10 @@ func TestAudit_Adopt(t *testing.T) {
 	}{
 		{"limit 0: far cannot make it, near could", 0, 5,
 			map[string]Split{"near": {Avoidable: 1}, "far": {Unavoidable: 1}}},
-		{"limit 1: the team could keep to it by moving near", 1, 5,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1}}},
+		{"limit 1: the team could keep to it by moving near; far saw no zone", 1, 5,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}}},
 		{"late enough for far too", 0, 12,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1}}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

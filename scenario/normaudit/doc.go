@@ -21,6 +21,11 @@
 //     avoidable unless the agent was deactivated for every step since the
 //     norm's creation.
 //
+// Avoidable Adopt violations of agents that had never had a role-zone cell
+// in view themselves are also counted as "unaware": the map of the world
+// says they could have made it, but they could have known where to go only
+// from a teammate's map.
+//
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.
 package normaudit

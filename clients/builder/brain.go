@@ -168,26 +168,40 @@ func (b *brain) trackAttachments() {
 // structure for its own).
 const hiddenLinkFailures = 8
 
-// noticeHiddenLinks: moves or turns that keep failing may mean the
-// structure is heavier than the agent knows (its block got linked to a dropped
-// structure, and a worker with three things cannot move at all). Then what
-// the percept shows attached to its things counts as its own, so that the
-// Carry limit and the clutter check see it and it drops what it cannot
-// use.
+// noticeHiddenLinks: the agent's structure may hold more than it knows
+// (its block got linked to a dropped structure; the percept cannot tell
+// whose links it shows). It counts what the percept shows attached to its
+// things as its own when moves or turns keep failing (a worker with three
+// things cannot move at all), or when a Carry norm announced or in force
+// would forbid that much: then the Carry limit and the clutter check see
+// it, and it drops what it cannot use (a wrong guess costs a block the
+// norm would mostly forbid anyway).
 func (b *brain) noticeHiddenLinks() {
-	if b.walk.streak < hiddenLinkFailures || len(b.attached) == 0 {
+	if len(b.attached) == 0 {
+		return
+	}
+	stuck := b.walk.streak >= hiddenLinkFailures
+	if !stuck && b.carryLimit(carryNotice) >= 1<<20 {
 		return
 	}
 	if j, ok := b.myJob(); ok && j.kind == jobSubmit {
 		return // a submitter's structure is its project's, counted from the slots
 	}
+	comp := b.p.AttachedComponent(b.attached)
+	if !stuck && len(comp) <= b.carryLimit(carryNotice) {
+		return
+	}
 	b.walk.streak = 0 // the evidence is used up: what follows may correct it
-	for _, off := range b.p.AttachedComponent(b.attached) {
+	for _, off := range comp {
 		if !slices.Contains(b.attached, off) {
 			b.attached = append(b.attached, off)
 		}
 	}
 }
+
+// carryNotice is how many steps before a Carry norm starts the agent
+// checks its structure against it (announcements come 5–15 steps ahead).
+const carryNotice = 15
 
 func (b *brain) applyOwnAction(a game.Action) {
 	switch a.Name {

@@ -275,3 +275,36 @@ func TestMovesThatKeepFailingRevealLinksTheAgentDidNotMake(t *testing.T) {
 	b.applyOwnAction(game.Detach(game.S))
 	assert.Empty(t, b.attached, "nothing is linked to the agent any more")
 }
+
+func TestACarryNormRevealsLinksTheAgentDidNotMake(t *testing.T) {
+	// A stock agent standing still with its block east, which hangs in a
+	// ring with two more blocks: a Carry norm of 1 is announced.
+	p := percept(5, protocol.Thing{X: 1, Y: 0, Type: "block", Details: "b0"},
+		protocol.Thing{X: 1, Y: -1, Type: "block", Details: "b1"}, protocol.Thing{X: 0, Y: -1, Type: "block", Details: "b2"})
+	p.Attached = []protocol.Pos{{1, 0}, {1, -1}, {0, -1}}
+	p.LastAction, p.LastActionParams, p.LastActionResult = "skip", []string{}, "success"
+	carry := func(limit int) []protocol.Norm {
+		return []protocol.Norm{{Name: "n1", Start: 14, Until: 30, Level: "individual", Punishment: 2,
+			Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
+	}
+	for _, tt := range []struct {
+		name  string
+		norms []protocol.Norm
+		want  int
+	}{
+		{"no norm: it keeps what it knows", nil, 1},
+		{"a limit the ring keeps to: no need to look", carry(3), 1},
+		{"a limit the ring breaks: it is counted", carry(1), 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := started(t, newTeam(t), 1)
+			b.attached = []game.Pos{{X: 1}}
+			p.Norms = tt.norms
+			b.sent = game.Skip()
+			b.p = game.FromRequest(&protocol.RequestAction{Step: 5, Percept: p})
+			b.trackAttachments()
+			b.noticeHiddenLinks()
+			assert.Len(t, b.attached, tt.want)
+		})
+	}
+}

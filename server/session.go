@@ -145,11 +145,12 @@ func (s *session) readEnded(err error) {
 	}
 }
 
+// receiveAction offers an action to the account. An accepted one wakes the
+// step loop only when it was the last the step waited for (stepGate.done,
+// through offer); waking it for every answer cost a scheduling round per
+// agent and step.
 func (s *session) receiveAction(a protocol.Action) {
-	switch r := s.acc.offer(a, s.srv.now()); r {
-	case offerAccepted:
-		s.srv.wakeStepLoop()
-	default:
+	if r := s.acc.offer(a, s.srv.now()); r != offerAccepted {
 		s.acc.counters.rejected(r)
 		s.log.Debug().Int64("id", a.ID).Str("action", a.Type).Stringer("reason", r).Msg("ignored action")
 	}

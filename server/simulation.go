@@ -19,10 +19,11 @@ type simulation struct {
 	srv          *Server
 	info         SimInfo
 	world        *scenario.World
-	participants []*account           // world.Agents() order
-	percept      protocol.StepPercept // reused for each participant's percept
-	enc          requestEncoder       // of the request-actions
-	conduct      *conduct             // the participants' AgentStats
+	participants []*account                 // world.Agents() order
+	percept      protocol.StepPercept       // reused for each participant's percept
+	enc          requestEncoder             // of the request-actions
+	conduct      *conduct                   // the participants' AgentStats
+	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
 	log          zerolog.Logger
 }
 
@@ -128,8 +129,12 @@ func (sim *simulation) step(ctx context.Context) error {
 	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
 		return err
 	}
-	actions := make(map[string]scenario.Action, len(sim.participants))
-	answers := make([]Answer, len(sim.participants))
+	if sim.actions == nil {
+		sim.actions = make(map[string]scenario.Action, len(sim.participants))
+	}
+	actions := sim.actions
+	clear(actions)
+	answers := make([]Answer, len(sim.participants)) // observers keep it
 	for i, acc := range sim.participants {
 		answers[i] = acc.collect()
 		if answers[i].Kind == AnswerInTime {

@@ -173,7 +173,7 @@ var (
 
 // visibleCells visits area(origin, r) row by row (y, then x ascending), so
 // percept arrays come out sorted. On a grid smaller than the area a cell is
-// visited once, at its first offset (§1.5 Suggestion).
+// visited once, at its first offset (docs/rules.md, "Differences from the Java server").
 func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
 	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
 		w.visibleCellsSmallGrid(origin, r, visit)

@@ -54,3 +54,47 @@ func TestDocs_DockerRunLinePlaysTheContestExampleUnattended(t *testing.T) {
 		assert.Contains(t, ignored, p, ".dockerignore")
 	}
 }
+
+// TestDocs_NothingPointsOutsideTheRepository: users read docs/, so no file
+// may cite the specification we started from (its file names or its
+// section signs) or a folder next to the repository.
+func TestDocs_NothingPointsOutsideTheRepository(t *testing.T) {
+	var outside []string
+	for _, name := range []string{"SCENARIO", "PROTOCOL", "CONFIG", "REPLAY", "BEHAVIOUR", "DESIGN"} {
+		outside = append(outside, name+".md")
+	}
+	outside = append(outside, "../"+"shared", "shared/"+"spec", "\u00a7")
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "artifacts", "node_modules", "results", "logs", "tmp":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".md", ".js", ".html", ".css", ".json", ".sh", ".bt", ".txt", ".yml", ".yaml":
+		default:
+			if d.Name() != "Dockerfile" && d.Name() != "run" {
+				return nil
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, ref := range outside {
+				if strings.Contains(line, ref) {
+					t.Errorf("%s:%d points outside the repository (%q): cite docs/ instead", path, i+1, ref)
+				}
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+}

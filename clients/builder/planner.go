@@ -89,6 +89,7 @@ type planner struct {
 	sites   map[int]digCache // per group: where diggers clear rock
 	stats   map[string]int
 	whyStep string
+	static  game.Static // the simulation's roles, from the agents' sim-start
 	log     zerolog.Logger
 }
 

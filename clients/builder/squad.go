@@ -58,7 +58,8 @@ type member struct {
 	// exploring is the member's exploration target, so that teammates
 	// look elsewhere.
 	exploring exploreState
-	status    // as of the member's latest report
+	trip      tripEstimate // to a role zone, for Adopt norms
+	status                 // as of the member's latest report
 }
 
 // status is what the planner knows of a member, copied at every report
@@ -106,6 +107,7 @@ func (s *squad) join(b *brain, p protocol.InitialPercept) int {
 	m := &member{name: b.user, index: b.index, gen: gen, vision: vision, steps: map[int]sightingStep{}, brain: b,
 		digger: b.behaviour == "digger"}
 	m.step = -1
+	m.trip.step = -1
 	s.nextID++
 	m.group = &group{id: s.nextID, world: memory.NewMap(), members: []string{b.user}}
 	s.groups = append(s.groups, m.group)

@@ -12,6 +12,7 @@ type snapshotCache struct {
 	obstacles       []ObstacleSnapshot
 	obstacleVersion uint64
 	dispensers      []DispenserSnapshot
+	seq             uint64 // Seq of the last snapshot
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -35,6 +36,9 @@ func (w *World) Snapshot() *Snapshot {
 	if s.Events == nil {
 		s.Events = []LogEvent{}
 	}
+	s.ThingsSince, s.ThingsChanged = w.thingChanges()
+	w.snap.seq++
+	s.Seq = w.snap.seq
 	rebuildObstacles := w.snap.obstacles == nil || w.snap.obstacleVersion != w.things.obstacleVersion
 	var visit []*thing
 	if rebuildObstacles {

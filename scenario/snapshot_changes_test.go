@@ -15,7 +15,9 @@ import (
 // (attachments, clear events, rotations, submissions) and checks at every
 // step that each block and obstacle whose snapshot entry differs from the
 // previous snapshot's (appeared, disappeared, moved, other structure cells)
-// is in the snapshot's ThingsChanged.
+// is in the snapshot's ThingsChanged, and that the snapshot, whose lists of
+// blocks and obstacles are the previous ones patched at those ids, equals
+// one built from scratch.
 func TestSnapshot_ThingsChangedCoverEveryChange(t *testing.T) {
 	hinted, listed, changedAttached := 0, 0, 0
 	for seed := range int64(8) {
@@ -40,6 +42,12 @@ func TestSnapshot_ThingsChangedCoverEveryChange(t *testing.T) {
 						changedAttached++
 					}
 				}
+				keep := w.snap
+				w.snap = snapshotCache{}
+				scratch := w.Snapshot()
+				w.snap = keep // the patched lists live on through the whole match
+				scratch.Seq, scratch.ThingsSince, scratch.ThingsChanged = snap.Seq, snap.ThingsSince, snap.ThingsChanged
+				require.Equal(t, scratch, snap, "step %d: the patched snapshot is one built from scratch", snap.Step)
 				prev = snap
 			}
 		})

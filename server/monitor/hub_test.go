@@ -304,7 +304,7 @@ func getJSON(t *testing.T, url string, out any) {
 func TestMount_ServesTheEmbeddedPage(t *testing.T) {
 	_, ts := startHub(t, monitor.Options{})
 	for path, want := range map[string]string{
-		"/": "<canvas id=\"map\">", "/status.html": "startStatusPage", "/js/main.js": "LiveFeed", "/info.json": `"live":true`,
+		"/": "<canvas id=\"map\">", "/status.html": "startStatusPage", "/js/main.js": "LiveFeed", "/js/bundle.js": "// ---- js/main.js", "/info.json": `"live":true`,
 	} {
 		resp, err := http.Get(ts.URL + path)
 		require.NoError(t, err)

@@ -21,6 +21,7 @@ type Routes struct {
 // Mount registers the monitor on mux:
 //
 //	GET /                           the page (index.html, status.html, modules, styles)
+//	GET /js/bundle.js               the page's modules as one script (web/bundle.go)
 //	GET /info.json                  {"live": bool, "replays": bool}
 //	GET /live/frames                websocket: the running simulation as step records (binary)
 //	GET /live/monitor               websocket: static worlds and snapshots, as the official server
@@ -39,6 +40,7 @@ type Routes struct {
 // own endpoints").
 func Mount(mux *http.ServeMux, r Routes) {
 	mux.Handle("GET /", http.FileServerFS(web.FS))
+	mux.HandleFunc("GET /js/bundle.js", web.ServeBundle)
 	mux.HandleFunc("GET /info.json", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, map[string]bool{"live": r.Hub != nil, "replays": r.Replays != nil})
 	})

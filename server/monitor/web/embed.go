@@ -1,5 +1,7 @@
 // Package web holds the monitor page: plain HTML, CSS and JavaScript
-// modules embedded into the binary, no build step.
+// modules embedded into the binary, no build step. index.html loads the
+// modules as one script, js/bundle.js, that the server puts together from
+// them (bundle.go).
 package web
 
 import "embed"

@@ -337,11 +337,17 @@ function render() {
     if (a) map.centreOn(a.pos[0], a.pos[1]);
   }
   map.draw(shown, app.selected);
-  if (changed('panel', store, shown, app.selected, app.live, app.tournament?.status, app.data)) renderPanel(app, shown);
-  renderStatsPart();
+  // The first frame with a step is the map alone: the side panel (its
+  // first chart costs as much as the map) follows in the next frame.
+  app.sideLater = !!shown && app.firstFrameMs === undefined;
+  if (app.sideLater) redraw();
+  else {
+    if (changed('panel', store, shown, app.selected, app.live, app.tournament?.status, app.data)) renderPanel(app, shown);
+    renderStatsPart();
+    chart.draw(store, app.step);
+    app.chartScores = store.scoresVersion;
+  }
   renderBannerCard(store, shown);
-  chart.draw(store, app.step);
-  app.chartScores = store.scoresVersion;
   if (app.view === 'status') renderStatus($('status-view'), shown, name => {
     select(name);
     setView('map');
@@ -416,7 +422,7 @@ function frame(now) {
   }
   // Statistics are counted in the time left over, and only their table
   // is drawn again.
-  if (app.stats && app.stats.advance(statsBudget)) renderStatsPart();
+  if (app.stats && !app.sideLater && app.stats.advance(statsBudget)) renderStatsPart();
   if (app.store) address.update(now);
 }
 

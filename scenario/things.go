@@ -34,6 +34,7 @@ type things struct {
 	all         []*thing               // index = id; all[0] is nil; removed things stay as tombstones
 	firstAt     []int                  // per cell: id of the first attachable, 0 if none
 	dispenserAt []int                  // per cell: id of the dispenser, 0 if none
+	cells       cellSummary            // per cell: what a percept sees there (see cellSummary)
 	dispensers  []int                  // ids of all dispensers, creation order (they are never removed)
 	stamps      uint64                 // last stamp handed out to a structure computation
 	live        [KindDispenser + 1]int // things that exist, per kind
@@ -104,6 +105,7 @@ func newThings(g grid) *things {
 		all:         []*thing{nil},
 		firstAt:     make([]int, g.w*g.h),
 		dispenserAt: make([]int, g.w*g.h),
+		cells:       make(cellSummary, g.w*g.h),
 	}
 }
 
@@ -116,6 +118,7 @@ func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 	ts.live[kind]++
 	if kind == KindDispenser {
 		ts.dispenserAt[ts.g.index(pos)] = t.id
+		ts.cells.set(ts.g.index(pos), cellDispenser, true)
 		ts.dispensers = append(ts.dispensers, t.id)
 	} else {
 		ts.place(t)
@@ -131,6 +134,7 @@ func (ts *things) place(t *thing) {
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == 0 {
 		ts.firstAt[i] = t.id
+		ts.cells.set(i, cellAttachable, true)
 		return
 	}
 	last := ts.all[ts.firstAt[i]]
@@ -145,6 +149,7 @@ func (ts *things) unplace(t *thing) {
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == t.id {
 		ts.firstAt[i] = t.nextAt
+		ts.cells.set(i, cellAttachable, t.nextAt != 0)
 		t.nextAt = 0
 		return
 	}

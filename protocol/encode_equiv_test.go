@@ -166,7 +166,18 @@ func randomRequestAction(rng *rand.Rand, validUTF8 bool) RequestAction {
 			Energy:           rng.IntN(200) - 50, Deactivated: rng.IntN(2) == 0, Role: str(),
 			Things: randomSlice(rng, 40, func() Thing {
 				p := pos()
-				return Thing{X: p[0], Y: p[1], Type: str(), Details: str()}
+				typ := str()
+				if rng.IntN(2) == 0 { // the types the encoder writes as constants
+					typ = []string{ThingEntity, ThingBlock, ThingObstacle, ThingDispenser, ThingMarker}[rng.IntN(5)]
+				}
+				details := str()
+				if rng.IntN(3) == 0 {
+					details = ""
+				}
+				if rng.IntN(10) == 0 { // offsets beyond two digits
+					p = Pos{rng.IntN(2001) - 1000, rng.IntN(2001) - 1000}
+				}
+				return Thing{X: p[0], Y: p[1], Type: typ, Details: details}
 			}),
 			Attached:  randomSlice(rng, 5, pos),
 			GoalZones: randomSlice(rng, 20, pos),

@@ -18,9 +18,35 @@ const hexDigits = "0123456789abcdef"
 // invalid UTF-8 byte becomes \ufffd, and U+2028/U+2029 are escaped because
 // JavaScript consumers choke on them raw. <, > and & stay as they are.
 func appendString(dst []byte, s string) []byte {
+	// Nearly every string the server writes (names, types, results) is
+	// plain ASCII: one table look-up per byte finds that out.
+	i := 0
+	for i < len(s) && plainASCII[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	return appendStringEscaped(dst, s, i)
+}
+
+// plainASCII marks the bytes appendString copies as they are: printable
+// ASCII except the quote and the backslash.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendStringEscaped is appendString for a string whose first from bytes
+// are plain ASCII.
+func appendStringEscaped(dst []byte, s string, from int) []byte {
 	dst = append(dst, '"')
 	plainFrom := 0 // start of the run of bytes that need no escaping
-	for i := 0; i < len(s); {
+	for i := from; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
@@ -68,7 +94,21 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-func appendInt(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10) }
+// appendInt writes n in decimal. Two-digit numbers (offsets, most
+// energies, rewards, steps of small matches) take a short path.
+func appendInt(dst []byte, n int) []byte {
+	if n > -100 && n < 100 {
+		if n < 0 {
+			dst = append(dst, '-')
+			n = -n
+		}
+		if n < 10 {
+			return append(dst, byte('0'+n))
+		}
+		return append(dst, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
+}
 
 func appendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
 

@@ -130,13 +130,28 @@ func appendThing(dst []byte, t Thing) []byte {
 	dst = appendInt(dst, t.X)
 	dst = append(dst, `,"y":`...)
 	dst = appendInt(dst, t.Y)
-	if t.Type == ThingObstacle && t.Details == "" {
-		// Most things in view are obstacles: their tail is a constant.
-		return append(dst, `,"type":"obstacle","details":""}`...)
+	// The types of things in view are few and need no escaping: their keys
+	// and values are one constant each.
+	switch t.Type {
+	case ThingObstacle:
+		if t.Details == "" {
+			// Most things in view are obstacles: their tail is a constant.
+			return append(dst, `,"type":"obstacle","details":""}`...)
+		}
+		dst = append(dst, `,"type":"obstacle","details":`...)
+	case ThingEntity:
+		dst = append(dst, `,"type":"entity","details":`...)
+	case ThingBlock:
+		dst = append(dst, `,"type":"block","details":`...)
+	case ThingDispenser:
+		dst = append(dst, `,"type":"dispenser","details":`...)
+	case ThingMarker:
+		dst = append(dst, `,"type":"marker","details":`...)
+	default:
+		dst = append(dst, `,"type":`...)
+		dst = appendString(dst, t.Type)
+		dst = append(dst, `,"details":`...)
 	}
-	dst = append(dst, `,"type":`...)
-	dst = appendString(dst, t.Type)
-	dst = append(dst, `,"details":`...)
 	dst = appendString(dst, t.Details)
 	return append(dst, '}')
 }

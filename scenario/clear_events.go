@@ -61,6 +61,7 @@ func (w *World) placeMarkers(c *clearEvent) {
 		i := w.g.index(cell)
 		if w.markers[i] == 0 {
 			w.markedCells = append(w.markedCells, int32(i))
+			w.things.cells.set(i, cellMarker, true)
 		}
 		w.markers[i] |= bit
 	})
@@ -70,6 +71,7 @@ func (w *World) placeMarkers(c *clearEvent) {
 func (w *World) removeMarkers() {
 	for _, i := range w.markedCells {
 		w.markers[i] = 0
+		w.things.cells.set(int(i), cellMarker, false)
 	}
 	w.markedCells = w.markedCells[:0]
 }

@@ -128,37 +128,7 @@ func (w *World) fillPercept(e *entity, p *protocol.StepPercept) {
 		p.Violations = append(violations, e.violations...)
 	}
 	origin := e.t.pos
-	w.visibleCells(origin, role.Vision, func(cell, off Pos) {
-		rel := protocol.Pos{off.X, off.Y}
-		first := len(p.Things)
-		for id := w.things.firstAt[w.g.index(cell)]; id != 0; id = w.things.all[id].nextAt {
-			t := w.things.all[id]
-			p.Things = append(p.Things, w.perceivedThing(t, off))
-			if t != e.t && w.attachedCache[t.id] {
-				p.Attached = append(p.Attached, rel)
-			}
-		}
-		if d := w.things.dispenser(cell); d != nil {
-			p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingDispenser, Details: d.typ})
-		}
-		i := w.g.index(cell)
-		if bits := w.markers[i]; bits != 0 {
-			for _, m := range markerNames {
-				if bits&m.bit != 0 {
-					p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingMarker, Details: m.name})
-				}
-			}
-		}
-		if len(p.Things)-first > 1 {
-			slices.SortFunc(p.Things[first:], compareThings)
-		}
-		if w.goalCover[i] > 0 {
-			p.GoalZones = append(p.GoalZones, rel)
-		}
-		if w.roleCover[i] > 0 {
-			p.RoleZones = append(p.RoleZones, rel)
-		}
-	})
+	w.perceiveArea(e, p, origin, role.Vision)
 	e.seen = perceptSizes{len(p.Things), len(p.Attached), len(p.GoalZones), len(p.RoleZones)}
 	if w.p.AbsolutePosition {
 		p.AbsolutePosition = &protocol.Pos{origin.X, origin.Y}
@@ -171,12 +141,20 @@ var (
 	noViolations = []string{}
 )
 
-// visibleCells visits area(origin, r) row by row (y, then x ascending), so
-// percept arrays come out sorted. On a grid smaller than the area a cell is
-// visited once, at its first offset (docs/rules.md, "Differences from the Java server").
-func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
+// perceiveArea appends what e sees in area(origin, r) to p, visiting the
+// area row by row (y, then x ascending), so percept arrays come out sorted.
+// Cells whose summary is empty (most of them) cost one load. On a grid
+// smaller than the area a cell is seen once, at its first offset
+// (docs/rules.md, "Differences from the Java server").
+func (w *World) perceiveArea(e *entity, p *protocol.StepPercept, origin Pos, r int) {
+	cells := w.things.cells
 	if w.g.w < 2*r+1 || w.g.h < 2*r+1 {
-		w.visibleCellsSmallGrid(origin, r, visit)
+		w.visibleCellsSmallGrid(origin, r, func(cell, off Pos) {
+			i := w.g.index(cell)
+			if bits := cells[i]; bits != 0 {
+				w.perceiveCell(e, p, i, off, bits)
+			}
+		})
 		return
 	}
 	// The area fits the grid: every offset is within one grid size, so a
@@ -188,6 +166,7 @@ func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
 		} else if y >= w.g.h {
 			y -= w.g.h
 		}
+		row := y * w.g.w
 		k := r - abs(dy)
 		for dx := -k; dx <= k; dx++ {
 			x := origin.X + dx
@@ -196,12 +175,55 @@ func (w *World) visibleCells(origin Pos, r int, visit func(cell, off Pos)) {
 			} else if x >= w.g.w {
 				x -= w.g.w
 			}
-			visit(Pos{x, y}, Pos{dx, dy})
+			if bits := cells[row+x]; bits != 0 {
+				w.perceiveCell(e, p, row+x, Pos{dx, dy}, bits)
+			}
 		}
 	}
 }
 
-// visibleCellsSmallGrid is visibleCells where the area wraps onto itself.
+// perceiveCell appends what e sees on cell i, at offset off, to p; bits is
+// the cell's summary.
+func (w *World) perceiveCell(e *entity, p *protocol.StepPercept, i int, off Pos, bits cellBits) {
+	rel := protocol.Pos{off.X, off.Y}
+	if bits&(cellAttachable|cellDispenser|cellMarker) != 0 {
+		first := len(p.Things)
+		if bits&cellAttachable != 0 {
+			for id := w.things.firstAt[i]; id != 0; {
+				t := w.things.all[id]
+				p.Things = append(p.Things, w.perceivedThing(t, off))
+				if w.attachedCache[id] && t != e.t {
+					p.Attached = append(p.Attached, rel)
+				}
+				id = t.nextAt
+			}
+		}
+		if bits&cellDispenser != 0 {
+			d := w.things.all[w.things.dispenserAt[i]]
+			p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingDispenser, Details: d.typ})
+		}
+		if bits&cellMarker != 0 {
+			marks := w.markers[i]
+			for _, m := range markerNames {
+				if marks&m.bit != 0 {
+					p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingMarker, Details: m.name})
+				}
+			}
+		}
+		if len(p.Things)-first > 1 {
+			slices.SortFunc(p.Things[first:], compareThings)
+		}
+	}
+	if bits&cellGoalZone != 0 {
+		p.GoalZones = append(p.GoalZones, rel)
+	}
+	if bits&cellRoleZone != 0 {
+		p.RoleZones = append(p.RoleZones, rel)
+	}
+}
+
+// visibleCellsSmallGrid visits area(origin, r) row by row where it wraps
+// onto itself, each cell once, at its first offset.
 func (w *World) visibleCellsSmallGrid(origin Pos, r int, visit func(cell, off Pos)) {
 	seen := make([]bool, w.g.w*w.g.h)
 	for dy := -r; dy <= r; dy++ {

@@ -83,14 +83,33 @@ func (w *World) placeZones() error {
 // addZone appends a zone and counts its cells as covered.
 func (w *World) addZone(zones *[]zone, cover []int32, centre Pos, radius int) {
 	*zones = append(*zones, zone{centre: centre, radius: radius})
-	w.g.area(centre, radius, func(cell, _ Pos) { cover[w.g.index(cell)]++ })
+	bit := w.zoneBit(zones)
+	w.g.area(centre, radius, func(cell, _ Pos) {
+		i := w.g.index(cell)
+		cover[i]++
+		w.things.cells.set(i, bit, true)
+	})
 }
 
 // removeZone deletes zone i and uncounts its cells.
 func (w *World) removeZone(zones *[]zone, cover []int32, i int) {
 	z := (*zones)[i]
-	w.g.area(z.centre, z.radius, func(cell, _ Pos) { cover[w.g.index(cell)]-- })
+	bit := w.zoneBit(zones)
+	w.g.area(z.centre, z.radius, func(cell, _ Pos) {
+		i := w.g.index(cell)
+		cover[i]--
+		w.things.cells.set(i, bit, cover[i] > 0)
+	})
 	*zones = append((*zones)[:i], (*zones)[i+1:]...)
+}
+
+// zoneBit is the cell summary's bit for the cells of zones (the goal or
+// the role zones).
+func (w *World) zoneBit(zones *[]zone) cellBits {
+	if zones == &w.goalZones {
+		return cellGoalZone
+	}
+	return cellRoleZone
 }
 
 // placeAgents places every team's agents in clusters (docs/rules.md, "Agent placement"): agent k of

@@ -34,6 +34,7 @@ type things struct {
 	all         []*thing               // index = id; all[0] is nil; removed things stay as tombstones
 	firstAt     []int                  // per cell: id of the first attachable, 0 if none
 	dispenserAt []int                  // per cell: id of the dispenser, 0 if none
+	cells       cellSummary            // per cell: what a percept sees there (see cellSummary)
 	dispensers  []int                  // ids of all dispensers, creation order (they are never removed)
 	stamps      uint64                 // last stamp handed out to a structure computation
 	live        [KindDispenser + 1]int // things that exist, per kind
@@ -42,6 +43,14 @@ type things struct {
 	// moves or gains or loses a link, so snapshots can reuse their list of
 	// obstacles (usually the largest part of the world) while it holds.
 	obstacleVersion uint64
+
+	// journal lists the things touched since the last snapshot (ids, in
+	// touch order, repeats allowed), for the snapshot's list of changed
+	// blocks and obstacles (see World.thingChanges). It holds at most
+	// journalCap ids: past that, journalFull says "anything may have
+	// changed", so a world nobody snapshots keeps no growing list.
+	journal     []int
+	journalFull bool
 
 	// others holds the ids of the things that are not obstacles, in id
 	// order, among the first scanned ids (removed ones are dropped when
@@ -74,12 +83,21 @@ func (ts *things) nonObstacles() []*thing {
 	return out
 }
 
-// touch records a change to t that snapshots of obstacles must see.
+// touch records a change to t (placed, moved, removed, linked or unlinked)
+// that snapshots must see. Every such change of a thing goes through here.
 func (ts *things) touch(t *thing) {
 	if t.kind == KindObstacle {
 		ts.obstacleVersion++
 	}
+	if len(ts.journal) < journalCap {
+		ts.journal = append(ts.journal, t.id)
+	} else {
+		ts.journalFull = true
+	}
 }
+
+// journalCap bounds the journal of touched things between two snapshots.
+const journalCap = 4096
 
 func newThings(g grid) *things {
 	return &things{
@@ -87,6 +105,7 @@ func newThings(g grid) *things {
 		all:         []*thing{nil},
 		firstAt:     make([]int, g.w*g.h),
 		dispenserAt: make([]int, g.w*g.h),
+		cells:       make(cellSummary, g.w*g.h),
 	}
 }
 
@@ -99,6 +118,7 @@ func (ts *things) add(kind Kind, pos Pos, typ string) *thing {
 	ts.live[kind]++
 	if kind == KindDispenser {
 		ts.dispenserAt[ts.g.index(pos)] = t.id
+		ts.cells.set(ts.g.index(pos), cellDispenser, true)
 		ts.dispensers = append(ts.dispensers, t.id)
 	} else {
 		ts.place(t)
@@ -114,6 +134,7 @@ func (ts *things) place(t *thing) {
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == 0 {
 		ts.firstAt[i] = t.id
+		ts.cells.set(i, cellAttachable, true)
 		return
 	}
 	last := ts.all[ts.firstAt[i]]
@@ -128,6 +149,7 @@ func (ts *things) unplace(t *thing) {
 	i := ts.g.index(t.pos)
 	if ts.firstAt[i] == t.id {
 		ts.firstAt[i] = t.nextAt
+		ts.cells.set(i, cellAttachable, t.nextAt != 0)
 		t.nextAt = 0
 		return
 	}

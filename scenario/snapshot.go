@@ -25,6 +25,18 @@ type Snapshot struct {
 	Violations []ViolationSnapshot `json:"violations"`
 	Scores     []TeamScore         `json:"scores"`
 	Events     []LogEvent          `json:"events"`
+
+	// Seq numbers the snapshots of one world, from 1 (0: not built by a
+	// world, e.g. decoded from a replay).
+	Seq uint64 `json:"-"`
+	// ThingsSince, when not 0, is the Seq of the world's previous snapshot,
+	// and ThingsChanged lists, ascending, the ids of every block and obstacle
+	// whose entry may differ from that snapshot's (it appeared, disappeared,
+	// moved or its structure changed); every other block and obstacle entry
+	// is the same in both. A consumer that keeps the previous snapshot (the
+	// replay encoder) diffs only these instead of both whole lists.
+	ThingsSince   uint64 `json:"-"`
+	ThingsChanged []int  `json:"-"`
 }
 
 // EntitySnapshot is one entity (docs/replays.md, "Entities").

@@ -12,6 +12,9 @@ type snapshotCache struct {
 	obstacles       []ObstacleSnapshot
 	obstacleVersion uint64
 	dispensers      []DispenserSnapshot
+	blocks          []BlockSnapshot // of the last snapshot
+	seq             uint64          // Seq of the last snapshot
+	visit           []*thing        // scratch: the things whose structures a snapshot needs
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -22,7 +25,6 @@ func (w *World) Snapshot() *Snapshot {
 	s := &Snapshot{
 		Step:       w.step,
 		Entities:   make([]EntitySnapshot, 0, len(w.entities)),
-		Blocks:     make([]BlockSnapshot, 0, w.things.live[KindBlock]),
 		GoalZones:  zoneSnapshots(w.goalZones),
 		RoleZones:  zoneSnapshots(w.roleZones),
 		Clear:      make([]ZoneSnapshot, 0, len(w.clears)),
@@ -35,14 +37,10 @@ func (w *World) Snapshot() *Snapshot {
 	if s.Events == nil {
 		s.Events = []LogEvent{}
 	}
-	rebuildObstacles := w.snap.obstacles == nil || w.snap.obstacleVersion != w.things.obstacleVersion
-	var visit []*thing
-	if rebuildObstacles {
-		visit = w.things.all[1:]
-	} else {
-		visit = w.things.nonObstacles() // the obstacles' cells are not needed
-	}
-	attached := w.structureCells(visit)
+	s.ThingsSince, s.ThingsChanged = w.thingChanges()
+	w.snap.seq++
+	s.Seq = w.snap.seq
+	attached := w.thingSnapshots(s)
 	for _, e := range w.entities {
 		role := w.roles[e.role]
 		s.Entities = append(s.Entities, EntitySnapshot{
@@ -52,23 +50,6 @@ func (w *World) Snapshot() *Snapshot {
 			Attached: attached.of(e.t), Events: slices.Clone(e.events),
 		})
 	}
-	if rebuildObstacles {
-		w.snap.obstacles = make([]ObstacleSnapshot, 0, w.things.live[KindObstacle])
-		w.snap.obstacleVersion = w.things.obstacleVersion
-	}
-	for _, t := range visit {
-		if t.removed {
-			continue
-		}
-		pos := protocol.Pos{t.pos.X, t.pos.Y}
-		switch {
-		case t.kind == KindBlock:
-			s.Blocks = append(s.Blocks, BlockSnapshot{ID: t.id, Pos: pos, Type: t.typ, Attached: attached.of(t)})
-		case t.kind == KindObstacle && rebuildObstacles:
-			w.snap.obstacles = append(w.snap.obstacles, ObstacleSnapshot{ID: t.id, Pos: pos, Attached: attached.of(t)})
-		}
-	}
-	s.Obstacles = w.snap.obstacles
 	s.Dispensers = w.dispenserSnapshots()
 	for _, c := range w.clears {
 		s.Clear = append(s.Clear, ZoneSnapshot{Pos: protocol.Pos{c.centre.X, c.centre.Y}, R: c.radius})

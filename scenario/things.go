@@ -44,6 +44,14 @@ type things struct {
 	// obstacles (usually the largest part of the world) while it holds.
 	obstacleVersion uint64
 
+	// journal lists the things touched since the last snapshot (ids, in
+	// touch order, repeats allowed), for the snapshot's list of changed
+	// blocks and obstacles (see World.thingChanges). It holds at most
+	// journalCap ids: past that, journalFull says "anything may have
+	// changed", so a world nobody snapshots keeps no growing list.
+	journal     []int
+	journalFull bool
+
 	// others holds the ids of the things that are not obstacles, in id
 	// order, among the first scanned ids (removed ones are dropped when
 	// met): see nonObstacles.
@@ -75,12 +83,21 @@ func (ts *things) nonObstacles() []*thing {
 	return out
 }
 
-// touch records a change to t that snapshots of obstacles must see.
+// touch records a change to t (placed, moved, removed, linked or unlinked)
+// that snapshots must see. Every such change of a thing goes through here.
 func (ts *things) touch(t *thing) {
 	if t.kind == KindObstacle {
 		ts.obstacleVersion++
 	}
+	if len(ts.journal) < journalCap {
+		ts.journal = append(ts.journal, t.id)
+	} else {
+		ts.journalFull = true
+	}
 }
+
+// journalCap bounds the journal of touched things between two snapshots.
+const journalCap = 4096
 
 func newThings(g grid) *things {
 	return &things{

@@ -51,6 +51,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	compare := fs.String("compare", "", "compare with an earlier report saved with -json")
 	serverBin := fs.String("server", "", "massim binary whose serve is measured (default: this one; e.g. an older build)")
 	replays := fs.String("replays", "off", "replays written by the server: off, compact, official or both (their size per step is reported)")
+	floor := fs.Bool("floor", false, "measure only the protocol's I/O floor of the load (one write and one read per agent and step, no server)")
+	floorBytes := fs.Int("floor-bytes", 1540, "request-action size for -floor (the average on S3 is about 1,540 bytes)")
 	var prof profileFlags
 	prof.register(fs, "the server process")
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +75,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if sc.teams < 1 || sc.agents < 1 || sc.size < 10 || sc.steps < 2 || *runs < 1 {
 		return &exitError{code: 2, err: fmt.Errorf("need at least 1 team, 1 agent, size 10, 2 steps and 1 run")}
+	}
+	if *floor {
+		return runBenchFloor(sc.name, sc.teams*sc.agents, sc.steps, *floorBytes, *runs, *asJSON, stdout)
 	}
 	var before *benchReport
 	if *compare != "" {

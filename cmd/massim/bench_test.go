@@ -111,3 +111,27 @@ func TestProcs_DefaultOneCoreUnlessGOMAXPROCSOrTheFlagSaysOtherwise(t *testing.T
 	assert.Equal(t, []string{"-procs", "3"}, (&profileFlags{procs: 3, cpu: "c"}).childArgs(false))
 	assert.Equal(t, []string{"-cpuprofile", "c"}, (&profileFlags{procs: -1, cpu: "c"}).childArgs(true))
 }
+
+func TestBenchFloor_OneWriteAndOneAnswerPerAgentAndStep(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("-floor is Linux only")
+	}
+	var out, errOut bytes.Buffer
+	require.NoError(t, runBench([]string{"-floor", "-teams", "2", "-agents", "3", "-steps", "20", "-floor-bytes", "700", "-runs", "3", "-json"}, &out, &errOut), errOut.String())
+	var r floorReport
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	assert.Equal(t, floorReport{Agents: 6, Steps: 20, FrameBytes: 700, Answers: 120},
+		floorReport{Agents: r.Agents, Steps: r.Steps, FrameBytes: r.FrameBytes, Answers: r.Answers})
+	assert.InDelta(t, r.UserPerStepMS+r.SysPerStepMS, r.CPUPerStepMS, 1e-9)
+	assert.Positive(t, r.WallPerStepMS)
+
+	out.Reset()
+	require.NoError(t, runBench([]string{"-floor", "-scenario", "S1", "-steps", "3"}, &out, &errOut), errOut.String())
+	assert.Contains(t, out.String(), "I/O floor of S1: 30 agents × 3 steps, one 1540-byte write")
+
+	err := runBench([]string{"-floor", "-floor-bytes", "1"}, &out, &errOut)
+	var exit *exitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 2, exit.code)
+	assert.ErrorContains(t, err, "-floor-bytes 1: want 2…65536")
+}

@@ -24,10 +24,13 @@ type Played struct {
 
 // Options choose what Play plays.
 type Options struct {
-	Steps    int    // 0: the match entry's steps
-	Seed     int64  // the world's seed
-	Players  uint64 // seed of the players' choices
-	Sloppy   bool   // agents sometimes time out, answer late or are offline
+	Steps   int    // 0: the match entry's steps
+	Seed    int64  // the world's seed
+	Players uint64 // seed of the players' choices
+	Sloppy  bool   // agents sometimes time out, answer late or are offline
+	// Movers makes every agent move in a random direction each step (the
+	// load of massim bench's random agents) instead of playing.
+	Movers   bool
 	Observer func(snap *scenario.Snapshot, answers []codec.Answer)
 }
 
@@ -86,8 +89,14 @@ func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.
 		answers := make([]codec.Answer, len(agents))
 		nextLate := make([]*codec.Action, len(agents))
 		for i, a := range agents {
-			pc, _ := w.Percept(a)
-			name, params := players[i].Act(&pc)
+			var name string
+			var params []string
+			if opts.Movers {
+				name, params = "move", []string{moveDirections[rng.IntN(len(moveDirections))]}
+			} else {
+				pc, _ := w.Percept(a)
+				name, params = players[i].Act(&pc)
+			}
 			if late != nil {
 				answers[i].LatePrevious = late[i]
 			}
@@ -122,6 +131,9 @@ func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.
 	}
 	return p, nil
 }
+
+// moveDirections are the directions Movers pick from.
+var moveDirections = []string{"n", "s", "e", "w"}
 
 // Config is a contest-like config of teams × agents on a size×size grid.
 func Config(teams, agents, size, steps int) (*config.Config, error) {

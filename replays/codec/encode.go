@@ -36,7 +36,11 @@ type Encoder struct {
 	in       *interner
 	// The lists of blocks, obstacles and dispensers last found in id order.
 	blocks, obstacles, dispensers orderMemo
-	body, secs                    sink // scratch buffers, reused for every record
+	body, secs                    sink      // scratch buffers, reused for every record
+	delta                         listDelta // scratch for the hinted lists
+	// NoHints makes the encoder compare whole lists even when the
+	// snapshots carry the world's change lists (tests compare both ways).
+	NoHints bool
 }
 
 // NewEncoder starts the records of a simulation on a width×height grid with
@@ -138,12 +142,21 @@ func (e *Encoder) encodeDelta(dst []byte, snap *scenario.Snapshot, answers []Ans
 		}
 	}
 	section(secEntities, true, func() { putEntityChanges(secs, g, in, prev.Entities, snap.Entities) })
-	section(secBlocks, !sameThings(prev.Blocks, snap.Blocks), func() {
-		putSnapshotChanges(secs, g, in, &e.blocks, prev.Blocks, snap.Blocks, blockThing, blockThings, true)
-	})
-	section(secObstacles, !sameObstacles(prev.Obstacles, snap.Obstacles), func() {
-		putSnapshotChanges(secs, g, in, &e.obstacles, prev.Obstacles, snap.Obstacles, obstacleThing, obstacleThings, false)
-	})
+	if e.hinted(prev, snap) {
+		// The world says which blocks and obstacles may have changed: only
+		// those are compared (the same bytes as comparing the whole lists).
+		hintedChanges(&e.delta, g, prev.Blocks, snap.Blocks, blockThing, snap.ThingsChanged, true)
+		section(secBlocks, e.delta.differs, func() { secs.byte1(0); e.delta.put(secs, g, in, true) })
+		hintedChanges(&e.delta, g, prev.Obstacles, snap.Obstacles, obstacleThing, snap.ThingsChanged, false)
+		section(secObstacles, e.delta.differs, func() { secs.byte1(0); e.delta.put(secs, g, in, false) })
+	} else {
+		section(secBlocks, !sameThings(prev.Blocks, snap.Blocks), func() {
+			putSnapshotChanges(secs, g, in, &e.blocks, prev.Blocks, snap.Blocks, blockThing, blockThings, true)
+		})
+		section(secObstacles, !sameObstacles(prev.Obstacles, snap.Obstacles), func() {
+			putSnapshotChanges(secs, g, in, &e.obstacles, prev.Obstacles, snap.Obstacles, obstacleThing, obstacleThings, false)
+		})
+	}
 	section(secDispensers, !sameDispensers(prev.Dispensers, snap.Dispensers), func() {
 		putSnapshotChanges(secs, g, in, &e.dispensers, prev.Dispensers, snap.Dispensers, dispenserThing, dispenserThings, true)
 	})
@@ -160,6 +173,13 @@ func (e *Encoder) encodeDelta(dst []byte, snap *scenario.Snapshot, answers []Ans
 	body.raw(secs.b)
 	putAnswers(body, in, answers)
 	return frame(dst, KindDelta, in.fresh(), body.b)
+}
+
+// hinted reports whether snap's change list of things is relative to prev:
+// both come from the same world, one snapshot after the other. Lists of a
+// world's snapshots are in ascending id order.
+func (e *Encoder) hinted(prev, snap *scenario.Snapshot) bool {
+	return !e.NoHints && snap.ThingsSince != 0 && snap.ThingsSince == prev.Seq
 }
 
 // frame writes a record: kind, the strings it adds to the table, body.

@@ -183,15 +183,7 @@ func ascending[T any](ts []T, get func(*T) thing) bool {
 // putListChanges writes 0 and the changes that turned a into b, two lists
 // in ascending id order whose elements get turns into things.
 func putListChanges[T any](s *sink, g grid, in *interner, a, b []T, get func(*T) thing, typed bool) {
-	s.byte1(0)
-	var removed []int
-	var added []thing
-	type change struct {
-		t    thing
-		from protocol.Pos
-		mask byte
-	}
-	var changed []change
+	var d listDelta
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		var x, y thing
@@ -203,39 +195,75 @@ func putListChanges[T any](s *sink, g grid, in *interner, a, b []T, get func(*T)
 		}
 		switch {
 		case j == len(b) || (i < len(a) && x.id < y.id):
-			removed = append(removed, x.id)
+			d.removed = append(d.removed, x.id)
 			i++
 		case i == len(a) || y.id < x.id:
-			added = append(added, y)
+			d.added = append(d.added, y)
 			j++
 		default:
-			var m byte
-			if x.pos != y.pos {
-				m |= thingPos
-			}
-			if typed && x.typ != y.typ {
-				m |= thingType
-			}
-			if !g.sameAttached(x.pos, x.attached, y.pos, y.attached) {
-				m |= thingAttached
-			}
-			if m != 0 {
-				changed = append(changed, change{t: y, from: x.pos, mask: m})
-			}
+			d.compare(g, x, y, typed)
 			i++
 			j++
 		}
 	}
-	s.count(len(removed))
+	s.byte1(0)
+	d.put(s, g, in, typed)
+}
+
+// listDelta is what turned one list of things into another: removed ids,
+// added things and changed things, each in ascending id order.
+type listDelta struct {
+	removed []int
+	added   []thing
+	changed []thingChange
+	// differs is set when any entry differs in any way (an entry whose
+	// attached cells are equal only up to wrapping differs, but is not
+	// written as a change).
+	differs bool
+}
+
+type thingChange struct {
+	t    thing
+	from protocol.Pos
+	mask byte
+}
+
+func (d *listDelta) reset() {
+	d.removed, d.added, d.changed, d.differs = d.removed[:0], d.added[:0], d.changed[:0], false
+}
+
+// compare notes the change from x to y, two entries with the same id.
+func (d *listDelta) compare(g grid, x, y thing, typed bool) {
+	var m byte
+	if x.pos != y.pos {
+		m |= thingPos
+	}
+	if typed && x.typ != y.typ {
+		m |= thingType
+	}
+	if !g.sameAttached(x.pos, x.attached, y.pos, y.attached) {
+		m |= thingAttached
+	}
+	if m != 0 {
+		d.changed = append(d.changed, thingChange{t: y, from: x.pos, mask: m})
+	}
+	if m != 0 || x.typ != y.typ || !slices.Equal(x.attached, y.attached) {
+		d.differs = true
+	}
+}
+
+// put writes the delta after the list mode byte.
+func (d *listDelta) put(s *sink, g grid, in *interner, typed bool) {
+	s.count(len(d.removed))
 	prev := 0
-	for _, id := range removed {
+	for _, id := range d.removed {
 		s.uint(uint64(id - prev))
 		prev = id
 	}
-	putThings(s, g, in, added, typed)
-	s.count(len(changed))
+	putThings(s, g, in, d.added, typed)
+	s.count(len(d.changed))
 	prev = 0
-	for _, c := range changed {
+	for _, c := range d.changed {
 		s.uint(uint64(c.t.id - prev))
 		prev = c.t.id
 		s.byte1(c.mask)
@@ -249,6 +277,57 @@ func putListChanges[T any](s *sink, g grid, in *interner, a, b []T, get func(*T)
 			g.putAttached(s, c.t.pos, c.t.attached)
 		}
 	}
+}
+
+// hintedChanges fills d with the delta from a to b, two lists of a world's
+// consecutive snapshots (ascending ids), looking only at the entries whose
+// ids are in changed (ascending): the world's list of things that may
+// differ (scenario.Snapshot.ThingsChanged). It finds what putListChanges
+// would find by comparing the whole lists.
+func hintedChanges[T any](d *listDelta, g grid, a, b []T, get func(*T) thing, changed []int, typed bool) {
+	d.reset()
+	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
+		return // the world handed out the same list again
+	}
+	i, j := 0, 0 // a and b before i and j hold ids below the current one
+	for _, id := range changed {
+		i = seekID(a, i, id, get)
+		j = seekID(b, j, id, get)
+		inA := i < len(a) && get(&a[i]).id == id
+		inB := j < len(b) && get(&b[j]).id == id
+		switch {
+		case inA && inB:
+			d.compare(g, get(&a[i]), get(&b[j]), typed)
+		case inA:
+			d.removed = append(d.removed, id)
+			d.differs = true
+		case inB:
+			d.added = append(d.added, get(&b[j]))
+			d.differs = true
+		}
+	}
+}
+
+// seekID is the first index from i on whose id is not below id (ts in
+// ascending id order): a galloping search, as the ids sought ascend and
+// are often close together.
+func seekID[T any](ts []T, i, id int, get func(*T) thing) int {
+	lo, step := i, 1
+	for lo < len(ts) && get(&ts[lo]).id < id {
+		i = lo + 1 // everything up to lo is below id
+		lo += step
+		step *= 2
+	}
+	hi := min(lo, len(ts))
+	for i < hi {
+		m := int(uint(i+hi) >> 1)
+		if get(&ts[m]).id < id {
+			i = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return i
 }
 
 // applyThingChanges reads a delta of a list and returns the new list (a

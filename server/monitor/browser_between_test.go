@@ -32,7 +32,10 @@ func TestBrowser_WaitingForAgentsThenTheEndBannerAndTheNextSimulation(t *testing
 	joinAgents(t, srv, b, 1, 3)
 
 	page.Navigate(ts.URL + "/")
-	page.Wait(`window.massim && massim.waiting && document.querySelector('#waiting .roster[data-team="B"] .missing')?.textContent.includes("agentB10")`)
+	// The roster can reach the page before the tournament has named the
+	// simulation it waits for (the server is still setting up its plan), so
+	// wait for both.
+	page.Wait(`window.massim && massim.waiting && document.querySelector('#waiting .roster[data-team="B"] .missing')?.textContent.includes("agentB10") && document.querySelector('#waiting .next-sim')`)
 	assertDisplayed(t, page, map[string]bool{"#waiting": true, "#banner": false, "#admin": false})
 	card := page.Text(`document.getElementById("waiting").innerText`)
 	assert.Contains(t, card, "Waiting for the agents")

@@ -186,6 +186,57 @@ func TestSightingsThatCouldBeOfSeveralTeammatesLinkNobody(t *testing.T) {
 	assert.Empty(t, tm.squad.linked("agentA1"))
 }
 
+func TestPairsSeenAtTheSameOffsetLinkByWhatTheyBothSee(t *testing.T) {
+	mate := func(x, y int) protocol.Thing { return protocol.Thing{X: x, Y: y, Type: "entity", Details: "A"} }
+	rock := func(x, y int) protocol.Thing { return protocol.Thing{X: x, Y: y, Type: "obstacle"} }
+	// Two pairs far apart (as agents start, in small clusters), each
+	// agent with its partner one cell east or west: every sighting's
+	// offset was seen twice.
+	play := func(rocks bool) *Team {
+		tm := newTeam(t)
+		a := []*brain{started(t, tm, 1), started(t, tm, 2), started(t, tm, 3), started(t, tm, 4)}
+		west := []protocol.Thing{mate(1, 0)}
+		east := []protocol.Thing{mate(-1, 0)}
+		if rocks {
+			// Rock round the first pair north, round the second south:
+			// three cells each pair's views share.
+			west = append(west, rock(0, -2), rock(1, -2), rock(1, -3))
+			east = append(east, rock(-1, -2), rock(0, -2), rock(0, -3))
+		}
+		act(a[0], 0, percept(0, west...))
+		act(a[1], 0, percept(0, east...))
+		west, east = []protocol.Thing{mate(1, 0)}, []protocol.Thing{mate(-1, 0)}
+		if rocks {
+			west = append(west, rock(0, 2), rock(1, 2), rock(0, 3))
+			east = append(east, rock(-1, 2), rock(0, 2), rock(-1, 3))
+		}
+		act(a[2], 0, percept(0, west...))
+		act(a[3], 0, percept(0, east...))
+		for _, b := range a {
+			act(b, 1, percept(1))
+		}
+		return tm
+	}
+	tm := play(false)
+	assert.Empty(t, tm.squad.linked("agentA1"), "nothing tells the pairs apart")
+	assert.Empty(t, tm.squad.linked("agentA3"))
+
+	tm = play(true)
+	assert.Equal(t, []string{"agentA2"}, tm.squad.linked("agentA1"), "the rock tells who stood next to whom")
+	assert.Equal(t, []string{"agentA4"}, tm.squad.linked("agentA3"))
+}
+
+func TestViewsAgreeOnlyWhereBothSaw(t *testing.T) {
+	a := map[game.Pos]uint8{{X: 0, Y: -2}: seenObstacle, {X: 1}: seenTeammate, {X: -5}: seenBlock}
+	b := map[game.Pos]uint8{{X: -1, Y: -2}: seenObstacle, {X: -1}: seenTeammate, {X: 5}: seenDispenser}
+	n, ok := agree(a, b, game.Pos{X: 1}, 5)
+	assert.True(t, ok, "(-5,0) and (6,0) lie outside the other's view")
+	assert.Equal(t, 1, n, "the rock; the agents' own cells do not count")
+	b[game.Pos{X: -1, Y: 2}] = seenObstacle
+	_, ok = agree(a, b, game.Pos{X: 1}, 5)
+	assert.False(t, ok, "b saw rock where a saw none")
+}
+
 func TestANewSimulationStartsWithAFreshMemory(t *testing.T) {
 	b := started(t, newTeam(t), 1)
 	p := percept(0, protocol.Thing{X: 2, Y: 0, Type: "dispenser", Details: "b0"})

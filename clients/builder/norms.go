@@ -109,19 +109,13 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		}
 		return 9
 	}
-	dist := func(m *member) int {
-		w := m.group.world
-		best := 1 << 20
-		for _, c := range w.RoleCells() {
-			best = min(best, w.Dist(c, m.gpos()))
-		}
-		return best
-	}
+	// A member that must drop a block first is slower to start (and a
+	// stock member walks unladen after: roleTrip's speed is a guess).
 	trip := func(m *member) int {
 		if m.things > 0 {
-			return 2 * dist(m)
+			return pl.roleTrip(m) + 2
 		}
-		return dist(m)
+		return pl.roleTrip(m)
 	}
 	// A member already on its way stays chosen: the planner sees the
 	// others' roles as of their last report, so reconsidering would undo
@@ -138,7 +132,7 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	// reach a role zone in time after it; then, if the team still needs
 	// it out of the role, it gives its project up and goes.
 	mustGo := func(m *member) bool {
-		return rank(m) == 9 && leaveTime(dist(m)) >= left
+		return rank(m) == 9 && pl.roleTrip(m) >= left
 	}
 	cost := func(m *member) int {
 		c := trip(m) + 15*rank(m)
@@ -165,6 +159,59 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 			m.want = n.Role
 		}
 	}
+}
+
+// roleTrip estimates the steps a member needs to reach a role zone and
+// adopt there: the cost of its route on the group's map at the speed its
+// role has with what it holds, digging where the role can (never-seen
+// cells count as half a dig), and a margin for digs that fail; leaveTime
+// of the distance when no route is found. Routes are searched at most
+// every tripEvery steps per member (a member it matters for, a submitter
+// at its spot, stays where it is).
+func (pl *planner) roleTrip(m *member) int {
+	if m.trip.step >= 0 && m.trip.gen == m.gen && pl.step-m.trip.step < tripEvery && m.trip.from == m.gpos() {
+		return m.trip.steps
+	}
+	w := m.group.world
+	here := m.gpos()
+	cells := slices.Clone(w.RoleCells())
+	if len(cells) == 0 {
+		return 1 << 20
+	}
+	slices.SortStableFunc(cells, func(a, b game.Pos) int { return cmp.Compare(w.Dist(a, here), w.Dist(b, here)) })
+	steps := leaveTime(w.Dist(cells[0], here))
+	targets := make([]memory.Target, 0, tripTargets)
+	for _, c := range cells[:min(len(cells), tripTargets)] {
+		targets = append(targets, memory.At(c))
+	}
+	mv := memory.Mover{Speed: 1, MaxNodes: tripNodes}
+	if r, ok := pl.static.Role(m.role); ok {
+		mv.Speed = max(1, r.MaxSpeed(m.things))
+		if r.Can(game.ActClear) {
+			mv.Reach, mv.ClearChance = max(1, r.ClearMaxDistance), r.ClearChance
+		}
+	}
+	if r := w.Route(here, mv, targets); r.Reached {
+		steps = (r.Cost+9)/10 + tripMargin
+	}
+	m.trip = tripEstimate{step: pl.step, gen: m.gen, from: here, steps: steps}
+	return steps
+}
+
+// Route-based trip estimates: how often, to how many of the nearest
+// role-zone cells, how large a search, and the steps allowed on top
+// (the adopt, a failed dig or a teammate in the way).
+const (
+	tripEvery   = 5
+	tripTargets = 16
+	tripNodes   = 4000
+	tripMargin  = 4
+)
+
+// tripEstimate is a member's last estimated trip to a role zone.
+type tripEstimate struct {
+	step, gen, steps int
+	from             game.Pos
 }
 
 // leaveTime is the steps a submitter leaving its spot should allow for a

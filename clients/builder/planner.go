@@ -53,6 +53,7 @@ type project struct {
 	progress  int  // the last step something advanced
 	placed    bool // the submitter stands on the spot with the anchor in place
 	done      bool // submitted or given up
+	contested int  // steps in a row others held cells it needs (see contested)
 }
 
 // slot is one requirement of a project.
@@ -89,6 +90,10 @@ type planner struct {
 	sites   map[int]digCache // per group: where diggers clear rock
 	stats   map[string]int
 	whyStep string
+	static  game.Static // the simulation's roles, from the agents' sim-start
+	// avoided lists, per group, cells of contested projects with the step
+	// until which new spots keep off them.
+	avoided map[int]map[game.Pos]int
 	log     zerolog.Logger
 }
 
@@ -127,6 +132,7 @@ func (pl *planner) update(s *squad, b *brain) {
 	}
 	pl.planned, pl.step = true, b.p.Step
 	pl.log = s.log
+	pl.static = b.static
 	pl.roles(s, b.p.Norms)
 	pl.review(s, b.p.Tasks)
 	pl.refill(s)
@@ -191,6 +197,9 @@ func (pl *planner) review(s *squad, tasks []game.Task) {
 		case pl.step-p.progress > projectPatience:
 			pl.count("abandoned: no progress", len(p.slots))
 			pl.markBad(p.task.Name, 20)
+		case pl.contested(s, p):
+			pl.count("abandoned: contested", len(p.slots))
+			pl.avoid(p)
 		default:
 			for i := range p.slots {
 				if h := p.slots[i].helper; h != nil && (h.group != p.group || h.deactivated || h.job == nil || h.job.project != p) {

@@ -36,7 +36,8 @@ func TestConnectionOrderPutsEveryBlockAfterTheOneItHangsOn(t *testing.T) {
 }
 
 // mapOf is a map that has seen the rows ('#' rock, 'b' loose block, 'x'
-// marked for a clear event, 'G' goal cell, anything else free) in step 0.
+// marked for a clear event, 'G' goal cell, 'R' role-zone cell, anything
+// else free) in step 0.
 func mapOf(rows ...string) *memory.Map {
 	m := memory.NewMap()
 	p := game.Percept{}
@@ -52,6 +53,8 @@ func mapOf(rows ...string) *memory.Map {
 				p.Things = append(p.Things, game.Thing{Pos: pos, Kind: game.KindMarker, Details: game.MarkerClear})
 			case 'G':
 				p.GoalZones = append(p.GoalZones, pos)
+			case 'R':
+				p.RoleZones = append(p.RoleZones, pos)
 			}
 		}
 	}
@@ -182,4 +185,31 @@ func TestLeaveTimeAllowsForDiggingAndTheAdopt(t *testing.T) {
 	for _, tt := range []struct{ cells, want int }{{0, 5}, {2, 8}, {9, 18}, {30, 50}} {
 		assert.Equal(t, tt.want, leaveTime(tt.cells), tt.cells)
 	}
+}
+
+func TestASubmitterBehindRockAllowsForTheWayRoundIt(t *testing.T) {
+	s := squadOf(t, 1,
+		"#########",
+		"#.......#",
+		"#######.#",
+		"#RRR....#",
+		"#########")
+	sub := s.members["agentA1"]
+	sub.pos = game.Pos{X: 1, Y: 1} // two cells from the zone as the crow flies, 12 along the corridor
+	proj := &project{group: s.groups[0], submitter: sub, placed: true, slots: []slot{{parent: -1}, {parent: 0}}}
+	sub.job = &job{kind: jobSubmit, project: proj}
+	s.plan.projects = []*project{proj}
+	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 0, Role: roleWorker,
+		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: 0}}
+	s.plan.step = 20
+	s.plan.roles(s, []game.Norm{norm})
+	assert.Equal(t, roleWorker, sub.want, "20 steps left: time to build on")
+	assert.Less(t, leaveTime(2), 16, "by the distance it could stay longer")
+
+	// 16 steps before the start the walk round the rock (12 steps, the
+	// adopt and a margin) no longer fits: it goes.
+	s.plan.step = 24
+	s.plan.roles(s, []game.Norm{norm})
+	assert.Equal(t, roleConstructor, sub.want)
+	assert.True(t, proj.done)
 }

@@ -249,6 +249,7 @@ func (pl *planner) spotNear(w *memory.Map, g *group, t game.Task, from game.Pos)
 			}
 		}
 	}
+	pl.avoidedCells(g, used)
 	best, bestCost := game.Pos{}, -1
 	for _, c := range w.GoalCells() {
 		d := w.Dist(c, from)

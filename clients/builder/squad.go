@@ -58,7 +58,8 @@ type member struct {
 	// exploring is the member's exploration target, so that teammates
 	// look elsewhere.
 	exploring exploreState
-	status    // as of the member's latest report
+	trip      tripEstimate // to a role zone, for Adopt norms
+	status                 // as of the member's latest report
 }
 
 // status is what the planner knows of a member, copied at every report
@@ -76,6 +77,10 @@ type status struct {
 type sightingStep struct {
 	pos  game.Pos
 	seen []game.Pos
+	// view is what the member saw round itself within its vision (the
+	// smallest of all roles'): cell → what is there (viewBits), empty
+	// cells left out. Kept only for steps in which it saw a teammate.
+	view map[game.Pos]uint8
 }
 
 func newSquad(log zerolog.Logger) *squad {
@@ -106,6 +111,7 @@ func (s *squad) join(b *brain, p protocol.InitialPercept) int {
 	m := &member{name: b.user, index: b.index, gen: gen, vision: vision, steps: map[int]sightingStep{}, brain: b,
 		digger: b.behaviour == "digger"}
 	m.step = -1
+	m.trip.step = -1
 	s.nextID++
 	m.group = &group{id: s.nextID, world: memory.NewMap(), members: []string{b.user}}
 	s.groups = append(s.groups, m.group)
@@ -169,9 +175,13 @@ func (s *squad) report(b *brain) {
 		}
 	}
 	step := b.p.Step
+	var view map[game.Pos]uint8
+	if len(seen) > 0 {
+		view = viewOf(&b.p, b.static.Team, m.vision)
+	}
 	m.status = status{step: step, pos: b.mem.Pos(), role: b.p.Role, held: b.heldBlocks(), things: len(b.attached),
 		deactivated: b.p.Deactivated, energy: b.p.Energy}
-	m.steps[step] = sightingStep{pos: b.mem.Pos(), seen: seen}
+	m.steps[step] = sightingStep{pos: b.mem.Pos(), seen: seen, view: view}
 	for old := range m.steps {
 		if old < step-2 { // only the last steps can still be linked
 			delete(m.steps, old)
@@ -182,7 +192,12 @@ func (s *squad) report(b *brain) {
 	s.plan.update(s, b)
 }
 
-// link looks for mutual sightings of member me in step.
+// link looks for mutual sightings of member me in step. A teammate that
+// saw one at the opposite offset is the one I saw if what both saw where
+// their views overlap agrees (see consistent). I link to it when it is the
+// only such teammate and the evidence is plain: it was the only one to see
+// a teammate at that offset and nobody else saw one at mine, or the views
+// agree on enough occupied cells to tell it from anyone else.
 func (s *squad) link(me *member, step int) {
 	mine, ok := me.steps[step]
 	if !ok {
@@ -191,22 +206,26 @@ func (s *squad) link(me *member, step int) {
 	names := s.names()
 	for _, v := range mine.seen {
 		var partner *member
-		others := 0
+		candidates, consistent, sameOffset, evidence := 0, 0, false, 0
 		for _, name := range names {
 			o := s.members[name]
 			st, ok := o.steps[step]
 			if !ok || o == me || o.group == nil {
 				continue
 			}
-			if slices.Contains(st.seen, v.Neg()) {
-				partner = o
-				others++
-			}
 			if slices.Contains(st.seen, v) {
-				others = 99 // somebody else saw a teammate at v too: ambiguous
+				sameOffset = true // somebody else saw a teammate at v too
+			}
+			if !slices.Contains(st.seen, v.Neg()) {
+				continue
+			}
+			candidates++
+			if n, ok := agree(mine.view, st.view, v, me.vision); ok {
+				partner, evidence = o, n
+				consistent++
 			}
 		}
-		if others != 1 {
+		if consistent != 1 || (evidence < linkEvidence && (candidates != 1 || sameOffset)) {
 			continue
 		}
 		// The partner stood at mine.pos+v in my frame, at its own pos in
@@ -215,6 +234,78 @@ func (s *squad) link(me *member, step int) {
 		theirsG := partner.off.Add(partner.steps[step].pos)
 		s.join2(me, partner, mineG, theirsG)
 	}
+}
+
+// linkEvidence is how many occupied cells (apart from the two agents) two
+// views must agree on to link their agents although other teammates saw
+// one at the same offsets (agents start in small clusters, so the same
+// offset is often seen in several places at once).
+const linkEvidence = 3
+
+// The bits of what a member saw in a cell (viewOf).
+const (
+	seenObstacle uint8 = 1 << iota
+	seenBlock
+	seenTeammate
+	seenOther // an entity of another team
+	seenDispenser
+	seenGoal
+	seenRole
+)
+
+// viewOf is what the percept shows within vision of the agent, by cell.
+func viewOf(p *game.Percept, team string, vision int) map[game.Pos]uint8 {
+	view := map[game.Pos]uint8{}
+	mark := func(c game.Pos, bit uint8) {
+		if c.Manhattan() <= vision {
+			view[c] |= bit
+		}
+	}
+	for _, t := range p.Things {
+		switch {
+		case t.Kind == game.KindObstacle:
+			mark(t.Pos, seenObstacle)
+		case t.Kind == game.KindBlock:
+			mark(t.Pos, seenBlock)
+		case t.Kind == game.KindEntity && t.Details == team:
+			mark(t.Pos, seenTeammate)
+		case t.Kind == game.KindEntity:
+			mark(t.Pos, seenOther)
+		case t.Kind == game.KindDispenser:
+			mark(t.Pos, seenDispenser)
+		}
+	}
+	for _, c := range p.GoalZones {
+		mark(c, seenGoal)
+	}
+	for _, c := range p.RoleZones {
+		mark(c, seenRole)
+	}
+	return view
+}
+
+// agree compares two views of the same step, b's agent standing at v
+// from a's, on the cells both saw (within vision of both) apart from the
+// two agents' own: ok is false if they differ anywhere; n counts the
+// occupied or marked cells they agree on.
+func agree(a, b map[game.Pos]uint8, v game.Pos, vision int) (n int, ok bool) {
+	for dx := -vision; dx <= vision; dx++ {
+		k := vision - abs(dx)
+		for dy := -k; dy <= k; dy++ {
+			c := game.Pos{X: dx, Y: dy}
+			if c.Sub(v).Manhattan() > vision || c == (game.Pos{}) || c == v {
+				continue
+			}
+			x, y := a[c], b[c.Sub(v)]
+			if x != y {
+				return 0, false
+			}
+			if x != 0 {
+				n++
+			}
+		}
+	}
+	return n, true
 }
 
 // join2 links the groups of a and b given that the position pa in a's

@@ -191,7 +191,7 @@ func (ts *things) remove(t *thing) {
 }
 
 // occupied reports whether a cell holds an attachable.
-func (ts *things) occupied(p Pos) bool { return ts.firstAt[ts.g.index(p)] != 0 }
+func (ts *things) occupied(p Pos) bool { return ts.cells[ts.g.index(p)]&cellAttachable != 0 }
 
 // at calls visit for every attachable on the cell, in chain order.
 func (ts *things) at(p Pos, visit func(*thing)) {

@@ -21,24 +21,30 @@ const earlyMarker = "<!-- early data -->"
 // (/?replay=ID), the page carries that replay's index and its first segment
 // (gzip, base64) in two script elements before index.html's early script,
 // which then takes them instead of asking for them: the first frame waits
-// for no request but the page's script and styles. Official replay folders
-// get the page as it is (their index may take long to compute the first
-// time; the page asks for it itself), and so does any replay the library
-// cannot open.
+// for no request but the page's script and styles. The part of the page
+// before them goes out first: it names the script and the styles, so the
+// browser loads those while a replay not open yet is read. Official replay
+// folders get the page as it is (their index may take long to compute the
+// first time; the page asks for it itself), and so does any replay the
+// library cannot open.
 func (l *Library) servePage(w http.ResponseWriter, r *http.Request) {
 	page, err := fs.ReadFile(web.FS, "index.html")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if q := r.URL.Query(); q.Has("replay") {
-		if early := l.earlyData(q.Get("replay")); early != nil {
-			page = bytes.Replace(page, []byte(earlyMarker), early, 1)
-		}
-	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	_, _ = w.Write(page)
+	head, tail, found := bytes.Cut(page, []byte(earlyMarker))
+	q := r.URL.Query()
+	if !found || !q.Has("replay") {
+		_, _ = w.Write(page)
+		return
+	}
+	_, _ = w.Write(head)
+	_ = http.NewResponseController(w).Flush() // a writer that cannot flush sends it all at the end
+	_, _ = w.Write(l.earlyData(q.Get("replay")))
+	_, _ = w.Write(tail)
 }
 
 // earlyData is the script elements with replay id's index (as

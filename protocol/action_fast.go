@@ -12,6 +12,93 @@ import "strconv"
 // types) makes ok false, and Decode takes the general path, which yields
 // the same Action for every frame accepted here (FuzzDecodeActionFast).
 func decodeActionFast(frame []byte) (a Action, ok bool) {
+	if a, ok := decodeCanonicalAction(frame); ok {
+		return a, true
+	}
+	return scanAction(frame)
+}
+
+// decodeCanonicalAction reads the one form our encoders (and most
+// clients) write — {"type":"action","content":{"id":N,"type":"T","p":[…]}},
+// no whitespace, keys in this order, an id of at most 18 digits, plain
+// strings — by matching it byte for byte. Anything else makes ok false and
+// scanAction reads the frame; where both accept, they agree
+// (checkActionFastAgrees).
+func decodeCanonicalAction(b []byte) (Action, bool) {
+	const head, typeKey, paramsKey, tail = `{"type":"action","content":{"id":`, `,"type":"`, `,"p":[`, `}}`
+	if !hasAt(b, 0, head) {
+		return Action{}, false
+	}
+	i := len(head)
+	start := i
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	if digits := i - start; digits == 0 || digits > 18 || (b[start] == '0' && digits > 1) {
+		return Action{}, false
+	}
+	var id int64
+	for _, c := range b[start:i] {
+		id = id*10 + int64(c-'0')
+	}
+	if !hasAt(b, i, typeKey) {
+		return Action{}, false
+	}
+	typ, i, ok := canonicalString(b, i+len(typeKey))
+	if !ok || !hasAt(b, i, paramsKey) {
+		return Action{}, false
+	}
+	i += len(paramsKey)
+	params := []string{}
+	if i < len(b) && b[i] == ']' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return Action{}, false
+			}
+			var p []byte
+			if p, i, ok = canonicalString(b, i+1); !ok {
+				return Action{}, false
+			}
+			params = append(params, commonWord(p))
+			if i < len(b) && b[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			return Action{}, false
+		}
+	}
+	if len(b)-i != len(tail) || !hasAt(b, i, tail) {
+		return Action{}, false
+	}
+	return Action{ID: id, Type: commonWord(typ), Params: params}, true
+}
+
+// hasAt reports whether b holds s at i.
+func hasAt(b []byte, i int, s string) bool { return len(b)-i >= len(s) && string(b[i:i+len(s)]) == s }
+
+// canonicalString reads the rest of a plain string (see plainString) whose
+// opening quote is before i; next is the index after its closing quote.
+func canonicalString(b []byte, i int) (s []byte, next int, ok bool) {
+	start := i
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return b[start:i], i + 1, true
+		case c < 0x20 || c >= 0x80 || c == '\\':
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// scanAction is decodeActionFast for any order of keys and whitespace.
+func scanAction(frame []byte) (a Action, ok bool) {
 	s := fastScanner{b: frame}
 	var typ []byte
 	var seenType, seenContent bool

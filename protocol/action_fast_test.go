@@ -27,6 +27,15 @@ var actionFastSeeds = []string{
 	`{"type":"action","content":{"id":1 "type":"skip"}}`,
 	"{\"type\":\"action\",\"content\":{\"id\":1,\"type\":\"\xc3\xa9\"}}",
 	`{"type":"action","content":{"id":truex}}`,
+	// Near the canonical form (decodeCanonicalAction) and just outside it.
+	`{"type":"action","content":{"id":0,"type":"","p":[]}}`,
+	`{"type":"action","content":{"id":123456789012345678,"type":"clear","p":["2","-1"]}}`,
+	`{"type":"action","content":{"id":1234567890123456789,"type":"skip","p":[]}}`,
+	`{"type":"action","content":{"id":07,"type":"skip","p":[]}}`,
+	`{"type":"action","content":{"id":7,"type":"move","p":["n",]}}`,
+	`{"type":"action","content":{"id":7,"type":"move","p":["n"]}} `,
+	`{"type":"action","content":{"id":7,"type":"mo\"ve","p":["n"]}}`,
+	"{\"type\":\"action\",\"content\":{\"id\":7,\"type\":\"move\",\"p\":[\"\x7f\"]}}",
 }
 
 func TestDecodeActionFast_CommonShapesAndTheGeneralPathAgree(t *testing.T) {
@@ -58,7 +67,7 @@ func TestDecodeUsualAction_IsDecodeForTheFramesItAccepts(t *testing.T) {
 		require.NoError(t, err, "%q", frame)
 		assert.Equal(t, msg, a, "%q", frame)
 	}
-	assert.Equal(t, 5, accepted) // the seeds with usual shapes
+	assert.Equal(t, 10, accepted) // the seeds with usual shapes
 	_, ok := DecodeUsualAction([]byte(`{"type":"status-request","content":{}}`))
 	assert.False(t, ok)
 }
@@ -67,6 +76,11 @@ func TestDecodeUsualAction_IsDecodeForTheFramesItAccepts(t *testing.T) {
 // decodes to the same Action.
 func checkActionFastAgrees(t *testing.T, frame []byte) {
 	t.Helper()
+	if canonical, ok := decodeCanonicalAction(frame); ok {
+		scanned, ok := scanAction(frame)
+		require.True(t, ok, "%q: canonical, but the scanner rejects it", frame)
+		assert.Equal(t, scanned, canonical, "%q", frame)
+	}
 	fast, ok := decodeActionFast(frame)
 	if !ok {
 		return

@@ -61,7 +61,11 @@ func (w *World) shift(s structure, d Pos) bool {
 
 // blockedFor reports whether a cell holds an attachable outside s.
 func (w *World) blockedFor(s structure, cell Pos) bool {
-	for id := w.things.firstAt[w.g.index(cell)]; id != 0; id = w.things.all[id].nextAt {
+	i := w.g.index(cell)
+	if w.things.cells[i]&cellAttachable == 0 {
+		return false // the summary is denser in the cache than firstAt
+	}
+	for id := w.things.firstAt[i]; id != 0; id = w.things.all[id].nextAt {
 		if !s.has(w.things.all[id]) {
 			return true
 		}

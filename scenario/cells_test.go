@@ -22,6 +22,10 @@ func TestCellSummary_StaysInStepWithTheWorld(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		steps, seeds = 150, 6
 	}
+	// Steps in which an obstacle hung in a structure with an entity (then
+	// percepts cannot take a lone obstacle's cell from the summary alone), and
+	// the others: both ways of perceiving obstacles must be exercised.
+	obstacleSteps, plainSteps := 0, 0
 	for seed := range int64(seeds) {
 		p := busyParams(100+seed, steps)
 		if seed%3 == 2 {
@@ -38,8 +42,16 @@ func TestCellSummary_StaysInStepWithTheWorld(t *testing.T) {
 			actions := make(map[string]Action, len(w.entities))
 			var into protocol.StepPercept
 			for !w.Done() {
+				if seed%2 == 1 && w.step%4 == 0 {
+					attachObstacles(w)
+				}
 				require.NoError(t, w.Prepare())
 				requireCellSummary(t, w, "preparation")
+				if w.attachedObstacles {
+					obstacleSteps++
+				} else {
+					plainSteps++
+				}
 				for _, e := range w.entities {
 					pc, ok := w.Percept(e.name)
 					require.True(t, ok)
@@ -55,6 +67,24 @@ func TestCellSummary_StaysInStepWithTheWorld(t *testing.T) {
 			}
 		})
 	}
+	require.Positive(t, obstacleSteps, "no obstacle was ever attached to an agent's structure")
+	require.Positive(t, plainSteps, "an obstacle was always attached to an agent's structure")
+	t.Logf("%d steps with attached obstacles, %d without", obstacleSteps, plainSteps)
+}
+
+// attachObstacles lets every active agent next to an obstacle attach it
+// with the attach action's own rules (random players never choose to; the
+// percept must then list those obstacles as attached).
+func attachObstacles(w *World) {
+	for _, e := range w.entities {
+		for _, d := range []string{"n", "e", "s", "w"} {
+			dir, _ := direction(d)
+			if th := w.things.unique(w.neighbour(e.t, dir)); th != nil && th.kind == KindObstacle && !e.deactivated() {
+				w.attach(e, []string{d})
+				break
+			}
+		}
+	}
 }
 
 // requireCellSummary compares w's cell summary with one computed from
@@ -63,12 +93,19 @@ func TestCellSummary_StaysInStepWithTheWorld(t *testing.T) {
 func requireCellSummary(t *testing.T, w *World, after string) {
 	t.Helper()
 	want := make(cellSummary, w.g.w*w.g.h)
+	here := make([]int, len(want)) // attachables per cell
 	for _, th := range w.things.all[1:] {
 		switch {
 		case th.kind == KindDispenser:
 			want[w.g.index(th.pos)] |= cellDispenser
 		case !th.removed:
 			want[w.g.index(th.pos)] |= cellAttachable
+			here[w.g.index(th.pos)]++
+		}
+	}
+	for _, th := range w.things.all[1:] {
+		if th.kind == KindObstacle && !th.removed && here[w.g.index(th.pos)] == 1 {
+			want[w.g.index(th.pos)] |= cellObstacle
 		}
 	}
 	for _, layer := range []struct {
@@ -86,7 +123,7 @@ func requireCellSummary(t *testing.T, w *World, after string) {
 	}
 	for i := range want {
 		if want[i] != w.things.cells[i] {
-			t.Fatalf("step %d, after %s: cell %v has summary %05b, from scratch %05b",
+			t.Fatalf("step %d, after %s: cell %v has summary %06b, from scratch %06b",
 				w.step, after, w.g.pos(i), w.things.cells[i], want[i])
 		}
 	}

@@ -50,6 +50,7 @@ func (w *World) markAttachedToEntity() {
 	n := len(w.things.all)
 	w.attachedCache = slices.Grow(w.attachedCache[:0], n)[:n]
 	clear(w.attachedCache)
+	w.attachedObstacles = false
 	done := w.things.stamps // structures computed below get larger stamps
 	// A structure with an entity holds a thing that is not an obstacle;
 	// the others stay false.
@@ -65,6 +66,9 @@ func (w *World) markAttachedToEntity() {
 				others--
 			}
 			w.attachedCache[c.id] = others > 0
+			if others > 0 && c.kind == KindObstacle {
+				w.attachedObstacles = true
+			}
 		}
 	}
 }
@@ -188,7 +192,10 @@ func (w *World) perceiveCell(e *entity, p *protocol.StepPercept, i int, off Pos,
 	rel := protocol.Pos{off.X, off.Y}
 	if bits&(cellAttachable|cellDispenser|cellMarker) != 0 {
 		first := len(p.Things)
-		if bits&cellAttachable != 0 {
+		switch {
+		case bits&cellObstacle != 0 && !w.attachedObstacles:
+			p.Things = append(p.Things, protocol.Thing{X: off.X, Y: off.Y, Type: protocol.ThingObstacle})
+		case bits&cellAttachable != 0:
 			for id := w.things.firstAt[i]; id != 0; {
 				t := w.things.all[id]
 				p.Things = append(p.Things, w.perceivedThing(t, off))

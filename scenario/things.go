@@ -132,9 +132,9 @@ func (ts *things) place(t *thing) {
 	ts.touch(t)
 	t.nextAt = 0
 	i := ts.g.index(t.pos)
+	defer ts.summarise(i)
 	if ts.firstAt[i] == 0 {
 		ts.firstAt[i] = t.id
-		ts.cells.set(i, cellAttachable, true)
 		return
 	}
 	last := ts.all[ts.firstAt[i]]
@@ -147,9 +147,9 @@ func (ts *things) place(t *thing) {
 // unplace removes t from its cell's chain.
 func (ts *things) unplace(t *thing) {
 	i := ts.g.index(t.pos)
+	defer ts.summarise(i)
 	if ts.firstAt[i] == t.id {
 		ts.firstAt[i] = t.nextAt
-		ts.cells.set(i, cellAttachable, t.nextAt != 0)
 		t.nextAt = 0
 		return
 	}
@@ -160,6 +160,14 @@ func (ts *things) unplace(t *thing) {
 			return
 		}
 	}
+}
+
+// summarise brings the attachable bits of cell i's summary up to date
+// after its chain changed.
+func (ts *things) summarise(i int) {
+	id := ts.firstAt[i]
+	ts.cells.set(i, cellAttachable, id != 0)
+	ts.cells.set(i, cellObstacle, id != 0 && ts.all[id].kind == KindObstacle && ts.all[id].nextAt == 0)
 }
 
 // moveTo relocates an attachable.
@@ -183,7 +191,7 @@ func (ts *things) remove(t *thing) {
 }
 
 // occupied reports whether a cell holds an attachable.
-func (ts *things) occupied(p Pos) bool { return ts.firstAt[ts.g.index(p)] != 0 }
+func (ts *things) occupied(p Pos) bool { return ts.cells[ts.g.index(p)]&cellAttachable != 0 }
 
 // at calls visit for every attachable on the cell, in chain order.
 func (ts *things) at(p Pos, visit func(*thing)) {

@@ -52,8 +52,11 @@ type World struct {
 	// attachedCache caches, per thing id, whether its structure holds
 	// another entity; valid between Prepare and Execute (the percept phase).
 	attachedCache []bool
-	stepTasks     []protocol.Task // percept form, shared by all agents of the step
-	stepNorms     []protocol.Norm
+	// attachedObstacles is set when attachedCache marks some obstacle, so
+	// percepts must look up the obstacles in view (see perceiveCell).
+	attachedObstacles bool
+	stepTasks         []protocol.Task // percept form, shared by all agents of the step
+	stepNorms         []protocol.Norm
 
 	snap snapshotCache // see Snapshot
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/loadconfig"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/scenario/scenariotest"
 	"github.com/massim-go/massim/server"
@@ -32,6 +33,8 @@ type Options struct {
 	// load of massim bench's random agents) instead of playing.
 	Movers   bool
 	Observer func(snap *scenario.Snapshot, answers []codec.Answer)
+	// Sinks are fed by Record's stream besides the compact file.
+	Sinks []stream.Sink
 }
 
 // Play plays match entry index of cfg between the config's first teams.

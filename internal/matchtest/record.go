@@ -37,7 +37,8 @@ func Record(cfg *config.Config, index int, opts Options, dir string, stopAfter i
 		info.Teams = append(info.Teams, t.Name)
 		info.Prefixes = append(info.Prefixes, t.Prefix)
 	}
-	s := stream.New(stream.Options{}, stream.NewCompactFiles(dir, compact.WriterOptions{NoSync: true}, zerolog.Nop()))
+	sinks := append([]stream.Sink{stream.NewCompactFiles(dir, compact.WriterOptions{NoSync: true}, zerolog.Nop())}, opts.Sinks...)
+	s := stream.New(stream.Options{}, sinks...)
 	user := opts.Observer
 	opts.Observer = func(snap *scenario.Snapshot, answers []codec.Answer) {
 		if user != nil {

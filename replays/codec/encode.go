@@ -32,7 +32,6 @@ type Encoder struct {
 	grid     grid
 	interval int
 	prev     *scenario.Snapshot
-	prevAns  []Answer
 	in       *interner
 	// The lists of blocks, obstacles and dispensers last found in id order.
 	blocks, obstacles, dispensers orderMemo
@@ -57,7 +56,7 @@ func (e *Encoder) Interval() int { return e.interval }
 
 // Reset makes the next record a keyframe (after a gap in the steps).
 func (e *Encoder) Reset() {
-	e.prev, e.prevAns = nil, nil
+	e.prev = nil
 	e.blocks, e.obstacles, e.dispensers = orderMemo{}, orderMemo{}, orderMemo{}
 }
 
@@ -96,7 +95,7 @@ func (e *Encoder) Encode(dst []byte, snap *scenario.Snapshot, answers []Answer) 
 	} else {
 		dst = e.encodeDelta(dst, snap, answers)
 	}
-	e.prev, e.prevAns = snap, answers
+	e.prev = snap
 	return dst, key, warn
 }
 

@@ -28,13 +28,13 @@ type Frame struct {
 	Sim      *Sim
 	Step     int
 	Snapshot *scenario.Snapshot
-	Answers  []codec.Answer
 	// Record is the step's record as the encoder wrote it: a keyframe at
 	// the segment starts, else a delta from the step before.
 	Record   []byte
 	Keyframe bool
 
-	table    []string // the encoder's string table after this step
+	table    []string        // the encoder's string table after this step
+	answers  []server.Answer // every agent's answer (nil: unrecorded); see KeyRecord
 	jsonOnce sync.Once
 	json     []byte
 	keyOnce  sync.Once
@@ -60,7 +60,11 @@ func (f *Frame) KeyRecord() []byte {
 		return f.Record
 	}
 	f.keyOnce.Do(func() {
-		f.key = codec.EncodeKeyframe(nil, f.Sim.Static.Width, f.Sim.Static.Height, f.table, f.Snapshot, f.Answers)
+		var answers []codec.Answer
+		if f.answers != nil {
+			answers = appendRecordAnswers(nil, f.answers)
+		}
+		f.key = codec.EncodeKeyframe(nil, f.Sim.Static.Width, f.Sim.Static.Height, f.table, f.Snapshot, answers)
 	})
 	return f.key
 }

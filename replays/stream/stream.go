@@ -144,6 +144,11 @@ func (s *Stream) hand(j job) {
 type state struct {
 	sim *Sim
 	enc *codec.Encoder
+	// answers is the scratch buffer of the step's answers as the encoder
+	// takes them; frames keep the server's answers and convert them again
+	// only when a viewer needs a keyframe (KeyRecord), so a step allocates
+	// no copy of every agent's answer.
+	answers []codec.Answer
 }
 
 func (s *Stream) run() {
@@ -156,7 +161,7 @@ func (s *Stream) run() {
 			s.start(&st, j)
 		case jobStep:
 			if st.sim != nil && st.sim.Info.Name == j.info.Name {
-				s.step(&st, j.snap, recordAnswers(j.answers))
+				s.step(&st, j.snap, j.answers)
 			}
 		case jobEnd:
 			if st.sim != nil && st.sim.Info.Name == j.info.Name {
@@ -190,20 +195,25 @@ func (s *Stream) start(st *state, j job) {
 	}
 }
 
-func (s *Stream) step(st *state, snap *scenario.Snapshot, answers []codec.Answer) {
+func (s *Stream) step(st *state, snap *scenario.Snapshot, answers []server.Answer) {
 	f := s.encode(st, snap, answers)
 	for _, k := range s.sinks {
 		k.Step(f)
 	}
 }
 
-func (s *Stream) encode(st *state, snap *scenario.Snapshot, answers []codec.Answer) *Frame {
-	rec, key, err := st.enc.Encode(nil, snap, answers)
+func (s *Stream) encode(st *state, snap *scenario.Snapshot, answers []server.Answer) *Frame {
+	var recorded []codec.Answer
+	if answers != nil {
+		st.answers = appendRecordAnswers(st.answers[:0], answers)
+		recorded = st.answers
+	}
+	rec, key, err := st.enc.Encode(nil, snap, recorded)
 	if err != nil {
 		s.opts.Log.Warn().Err(err).Int("step", snap.Step).Msg("answers not recorded for this step")
 		answers = nil
 	}
-	return &Frame{Sim: st.sim, Step: snap.Step, Snapshot: snap, Answers: answers, Record: rec, Keyframe: key, table: st.enc.Table()}
+	return &Frame{Sim: st.sim, Step: snap.Step, Snapshot: snap, answers: answers, Record: rec, Keyframe: key, table: st.enc.Table()}
 }
 
 func (s *Stream) end(st *state, result *server.SimResult) {
@@ -216,24 +226,22 @@ func (s *Stream) end(st *state, result *server.SimResult) {
 	st.sim, st.enc = nil, nil
 }
 
-// recordAnswers converts the server's answers.
-func recordAnswers(in []server.Answer) []codec.Answer {
-	if in == nil {
-		return nil
-	}
-	out := make([]codec.Answer, len(in))
-	for i, a := range in {
+// appendRecordAnswers appends the server's answers, converted, to out.
+func appendRecordAnswers(out []codec.Answer, in []server.Answer) []codec.Answer {
+	for _, a := range in {
+		var r codec.Answer
 		switch a.Kind {
 		case server.AnswerInTime:
-			out[i].Kind, out[i].Action = codec.AnswerInTime, codec.Action{Name: a.Action.Name, Params: a.Action.Params}
+			r.Kind, r.Action = codec.AnswerInTime, codec.Action{Name: a.Action.Name, Params: a.Action.Params}
 		case server.AnswerOffline:
-			out[i].Kind = codec.AnswerOffline
+			r.Kind = codec.AnswerOffline
 		default:
-			out[i].Kind = codec.AnswerNone
+			r.Kind = codec.AnswerNone
 		}
 		if a.LatePrevious != nil {
-			out[i].LatePrevious = &codec.Action{Name: a.LatePrevious.Name, Params: a.LatePrevious.Params}
+			r.LatePrevious = &codec.Action{Name: a.LatePrevious.Name, Params: a.LatePrevious.Params}
 		}
+		out = append(out, r)
 	}
 	return out
 }

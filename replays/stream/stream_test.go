@@ -10,7 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/internal/matchtest"
+	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/stream"
+	"github.com/massim-go/massim/server"
 )
 
 // play records a simulation of 2 × 4 agents through a stream into dir.
@@ -82,4 +85,45 @@ func TestStream_CrashLosesAtMostTheLastChunk(t *testing.T) {
 			assert.NotEmpty(t, r.Problem)
 		}
 	}
+}
+
+// keptFrames is a sink that keeps every frame.
+type keptFrames struct{ got []*stream.Frame }
+
+func (f *keptFrames) Begin(*stream.Sim)                  {}
+func (f *keptFrames) Step(fr *stream.Frame)              { f.got = append(f.got, fr) }
+func (f *keptFrames) End(*stream.Sim, *server.SimResult) {}
+func (f *keptFrames) Close() error                       { return nil }
+
+// TestStream_KeyRecordOfAnyStepHoldsItsAnswers: the keyframe a viewer gets
+// when it joins at any step decodes to the step's snapshot and answers
+// (the frames keep the server's answers and convert them on demand).
+func TestStream_KeyRecordOfAnyStepHoldsItsAnswers(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := matchtest.Config(2, 4, 20, 45)
+	require.NoError(t, err)
+	var keep keptFrames
+	p, err := matchtest.Record(cfg, 0, matchtest.Options{Seed: 5, Players: 6, Sloppy: true, Sinks: []stream.Sink{&keep}}, dir, 0)
+	require.NoError(t, err)
+	r, err := compact.Open(p.Path)
+	require.NoError(t, err)
+	require.Len(t, keep.got, len(p.Snapshots))
+	late := 0
+	for _, f := range keep.got {
+		want, err := r.Step(f.Step)
+		require.NoError(t, err)
+		got, err := codec.NewDecoder(20, 20).Decode(f.KeyRecord())
+		require.NoError(t, err, "step %d", f.Step)
+		require.True(t, got.Keyframe)
+		a, _ := json.Marshal(want.Snapshot)
+		b, _ := json.Marshal(got.Snapshot)
+		require.Equal(t, string(a), string(b), "step %d", f.Step)
+		require.Equal(t, want.Answers, got.Answers, "answers of step %d", f.Step)
+		for _, a := range got.Answers {
+			if a.LatePrevious != nil {
+				late++
+			}
+		}
+	}
+	assert.Positive(t, late, "some answers came late")
 }

@@ -20,7 +20,8 @@ type Routes struct {
 
 // Mount registers the monitor on mux:
 //
-//	GET /                           the page (index.html, status.html, modules, styles)
+//	GET /                           the page (index.html, status.html, modules, styles);
+//	                                /?replay=ID of a compact replay carries its index and first segment (page.go)
 //	GET /js/bundle.js               the page's modules as one script (web/bundle.go)
 //	GET /info.json                  {"live": bool, "replays": bool}
 //	GET /live/frames                websocket: the running simulation as step records (binary)
@@ -54,6 +55,7 @@ func Mount(mux *http.ServeMux, r Routes) {
 		mux.HandleFunc("GET /live/history/seg/{g}", h.serveHistorySegment)
 	}
 	if l := r.Replays; l != nil {
+		mux.HandleFunc("GET /{$}", l.servePage)
 		mux.HandleFunc("GET /replays/index.json", l.serveIndex)
 		mux.HandleFunc("GET /replays/{id}/seg/{g}", l.serveSegment)
 		mux.HandleFunc("GET /replays/{id}/{file}", l.serveFile)

@@ -184,6 +184,9 @@ function seek(step) {
   const last = lastStep();
   app.step = Math.max(-1, Math.min(last, Math.round(step)));
   app.live = app.mode === 'live' && app.step >= last;
+  // A replay's step that is not loaded yet is asked for now, not in the
+  // next frame's drawing.
+  if (app.mode === 'replay') app.store.prefetch(app.step);
   redraw();
 }
 

@@ -44,6 +44,25 @@ func TestDecodeActionFast_CommonShapesAndTheGeneralPathAgree(t *testing.T) {
 	}
 }
 
+// DecodeUsualAction gives what Decode gives wherever it accepts a frame,
+// and leaves every other frame to Decode.
+func TestDecodeUsualAction_IsDecodeForTheFramesItAccepts(t *testing.T) {
+	accepted := 0
+	for _, frame := range actionFastSeeds {
+		a, ok := DecodeUsualAction([]byte(frame))
+		if !ok {
+			continue
+		}
+		accepted++
+		msg, err := Decode([]byte(frame))
+		require.NoError(t, err, "%q", frame)
+		assert.Equal(t, msg, a, "%q", frame)
+	}
+	assert.Equal(t, 5, accepted) // the seeds with usual shapes
+	_, ok := DecodeUsualAction([]byte(`{"type":"status-request","content":{}}`))
+	assert.False(t, ok)
+}
+
 // checkActionFastAgrees: whatever the fast path accepts, the general path
 // decodes to the same Action.
 func checkActionFastAgrees(t *testing.T, frame []byte) {

@@ -25,6 +25,12 @@ func Decode(frame []byte) (Message, error) {
 	return decodeGeneral(frame)
 }
 
+// DecodeUsualAction decodes frame when it is an action message in the usual
+// form (see decodeActionFast), returning the Action itself rather than a
+// Message, which would put it on the heap: a server reads one per agent and
+// step. ok is false for any other frame, which Decode handles.
+func DecodeUsualAction(frame []byte) (a Action, ok bool) { return decodeActionFast(frame) }
+
 // decodeGeneral is Decode for every frame, through encoding/json.
 func decodeGeneral(frame []byte) (Message, error) {
 	if len(bytes.TrimSpace(frame)) == 0 {

@@ -77,6 +77,18 @@ func BenchmarkDecodeAction(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeUsualAction is BenchmarkDecodeAction without the Message
+// interface (the server's path for answers).
+func BenchmarkDecodeUsualAction(b *testing.B) {
+	frame := []byte(`{"type":"action","content":{"id":123456,"type":"move","p":["n"]}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := DecodeUsualAction(frame); !ok {
+			b.Fatal("not decoded")
+		}
+	}
+}
+
 func BenchmarkFrameReaderSmallFrames(b *testing.B) {
 	frame := []byte(`{"type":"action","content":{"id":123456,"type":"move","p":["n"]}}` + "\x00")
 	stream := make([]byte, 0, len(frame)*1000)

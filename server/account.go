@@ -154,7 +154,11 @@ func (a *account) request(step int, percept *protocol.StepPercept, now, deadline
 	if !a.frameLent {
 		buf = a.frameBuf[:0]
 	}
-	frame := enc.encode(buf, &ra)
+	// Encoded into the step loop's buffer, which stays in the cache, then
+	// copied whole: the encoder's many small stores into the account's
+	// buffer, cold since the step before, stalled on cache misses.
+	enc.buf = enc.encode(enc.buf[:0], &ra)
+	frame := append(buf, enc.buf...)
 	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate}
 	a.frameBuf, a.frameLent = frame, false
 	s := a.session

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net"
 	"testing"
 	"time"
@@ -69,7 +70,12 @@ func TestRun_TheLaunchCommandStartsAnyLaunchSetting(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("the launch command did not start the tournament")
 			}
-			assert.ErrorIs(t, srv.Control().Launch(), ErrLaunched)
+			// A second launch is refused: "already started", or "over" when
+			// this short tournament has already ended on a busy machine.
+			err := srv.Control().Launch()
+			if !errors.Is(err, ErrFinished) {
+				assert.ErrorIs(t, err, ErrLaunched)
+			}
 			require.NoError(t, <-done)
 		})
 	}

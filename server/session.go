@@ -106,20 +106,16 @@ func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) {
 // for now, else the end of reading.
 func (s *session) readFrame(reader *protocol.FrameReader) error {
 	frame, err := reader.Next()
-	var tooLarge *protocol.FrameTooLargeError
-	switch {
-	case errors.As(err, &tooLarge):
-		s.acc.counters.malformed.Add(1)
-		s.acc.counters.bytesIn.Add(int64(tooLarge.Size))
-		s.log.Debug().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
-		return nil
-	case errors.Is(err, protocol.ErrWouldBlock):
-		return err
-	case err != nil:
-		s.readEnded(err)
-		return err
+	if err != nil {
+		return s.frameFailed(err)
 	}
 	s.acc.counters.bytesIn.Add(int64(len(frame)) + 1)
+	// Answers come once per agent and step: decoded without a Message,
+	// which would cost an allocation each.
+	if a, ok := protocol.DecodeUsualAction(frame); ok {
+		s.receiveAction(a)
+		return nil
+	}
 	msg, err := protocol.Decode(frame)
 	if err != nil {
 		s.acc.counters.malformed.Add(1)
@@ -137,6 +133,24 @@ func (s *session) readFrame(reader *protocol.FrameReader) error {
 		s.log.Warn().Str("type", msg.MessageType()).Msg("ignored unexpected message")
 	}
 	return nil
+}
+
+// frameFailed handles a frame reader's error: an oversized frame is
+// dropped, anything but "would block" ends the reading. (Apart from
+// readFrame: its variable for errors.As would go to the heap for every frame.)
+func (s *session) frameFailed(err error) error {
+	var tooLarge *protocol.FrameTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		s.acc.counters.malformed.Add(1)
+		s.acc.counters.bytesIn.Add(int64(tooLarge.Size))
+		s.log.Debug().Int("size", tooLarge.Size).Int("max", s.srv.cfg.Server.MaxPacketLength).Msg("dropped oversized message")
+		return nil
+	case errors.Is(err, protocol.ErrWouldBlock):
+		return err
+	}
+	s.readEnded(err)
+	return err
 }
 
 func (s *session) readEnded(err error) {

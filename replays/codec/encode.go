@@ -1,8 +1,10 @@
 package codec
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/massim-go/massim/scenario"
 )
@@ -183,7 +185,11 @@ func (e *Encoder) hinted(prev, snap *scenario.Snapshot) bool {
 
 // frame writes a record: kind, the strings it adds to the table, body.
 func frame(dst []byte, kind byte, strs []string, body []byte) []byte {
-	s := sink{b: dst}
+	n := 1 + binary.MaxVarintLen64 + len(body) // the record's size, at most
+	for _, x := range strs {
+		n += binary.MaxVarintLen64 + len(x)
+	}
+	s := sink{b: slices.Grow(dst, n)} // one allocation, not one per doubling
 	s.byte1(kind)
 	s.count(len(strs))
 	for _, x := range strs {

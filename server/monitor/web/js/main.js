@@ -371,7 +371,9 @@ function render() {
     playing: app.playing,
     selected: app.selected,
     follow: app.follow,
-    loaded: !!shown && shown.step === app.step,
+    // loaded: the shown step is drawn whole, the side panel included (the
+    // first frame draws the map alone; firstFrameMs times that one).
+    loaded: !!shown && shown.step === app.step && !app.sideLater,
     gap: gap ? gap.error : null,
     firstFrameMs: app.firstFrameMs ?? (app.firstFrameMs = shown ? performance.now() : undefined),
     rendered: { ...map.stats },

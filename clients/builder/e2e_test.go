@@ -35,7 +35,9 @@ func playDemo(t *testing.T, seed int64) (a, b int64) {
 	builders, err := builder.New(builder.Config{Count: cfg.MaxTeamSize(), Seed: seed})
 	require.NoError(t, err)
 	factories := map[string]team.NewBehaviour{"A": builders.Behaviour, "B": random.ForTeam(seed)}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	// A generous bound: a 200-step match takes seconds alone, minutes on a
+	// machine shared with other builds.
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
 	for _, tm := range cfg.Teams {

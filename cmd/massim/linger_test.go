@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,12 +33,15 @@ func TestServe_LingerKeepsTheMonitorUpAfterTheTournament(t *testing.T) {
 		Last     int
 		Finished bool
 	}
-	getJSONFrom(t, f.monitorURL()+"/live/history/index.json", &idx)
-	assert.Equal(t, 5, idx.Last, "the last simulation's history, for rewinding")
-	assert.True(t, idx.Finished)
+	// The monitor's hub takes the end of the simulation and of the
+	// tournament on its own goroutine: wait for it to have done so.
 	var st struct{ Phase string }
-	getJSONFrom(t, f.monitorURL()+"/live/tournament.json", &st)
-	assert.Equal(t, "finished", st.Phase)
+	require.Eventually(t, func() bool {
+		getJSONFrom(t, f.monitorURL()+"/live/history/index.json", &idx)
+		getJSONFrom(t, f.monitorURL()+"/live/tournament.json", &st)
+		return idx.Finished && st.Phase == "finished"
+	}, 60*time.Second, 10*time.Millisecond, "history finished and tournament phase: %+v %+v", idx, st)
+	assert.Equal(t, 5, idx.Last, "the last simulation's history, for rewinding")
 	require.Nil(t, srv.ProcessState, "still running")
 
 	require.NoError(t, srv.Process.Signal(os.Interrupt))

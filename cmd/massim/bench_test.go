@@ -135,3 +135,16 @@ func TestBenchFloor_OneWriteAndOneAnswerPerAgentAndStep(t *testing.T) {
 	assert.Equal(t, 2, exit.code)
 	assert.ErrorContains(t, err, "-floor-bytes 1: want 2…65536")
 }
+
+// TestFreePort_NeverTheSamePortTwice: the monitor and agent ports of one
+// server (and of tests running side by side) must differ, even when the
+// kernel offers a just-closed port again.
+func TestFreePort_NeverTheSamePortTwice(t *testing.T) {
+	seen := map[int]bool{}
+	for range 300 {
+		p, err := freePort()
+		require.NoError(t, err)
+		require.False(t, seen[p], "port %d handed out twice", p)
+		seen[p] = true
+	}
+}

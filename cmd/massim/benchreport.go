@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -168,11 +169,33 @@ func printBenchComparison(w io.Writer, before, after benchReport, path string) {
 	}
 }
 
+// portsHandedOut remembers every port freePort gave out in this process:
+// the kernel may offer a port again as soon as its probe listener closes,
+// and two callers (a monitor and an agent port, or two tests) must not get
+// the same one.
+var portsHandedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// freePort is a loopback port nobody listens on now and that this process
+// has not handed out before.
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("bench: find a free port: %w", err)
+	portsHandedOut.Lock()
+	defer portsHandedOut.Unlock()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, fmt.Errorf("bench: find a free port: %w", err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		if err := l.Close(); err != nil {
+			return 0, fmt.Errorf("bench: find a free port: %w", err)
+		}
+		if !portsHandedOut.ports[port] {
+			portsHandedOut.ports[port] = true
+			return port, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, fmt.Errorf("bench: find a free port: 100 offers were all handed out before")
 }

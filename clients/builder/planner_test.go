@@ -117,6 +117,23 @@ func squadOf(t *testing.T, n int, rows ...string) *squad {
 	return s
 }
 
+// workerLimit is an Adopt norm allowing at most quantity workers per team
+// from step 40 to 60.
+func workerLimit(quantity int) game.Norm {
+	return game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: quantity, Role: roleWorker,
+		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: quantity}}
+}
+
+// placeSubmitter makes the named member the placed submitter of a
+// two-block project, the plan's only one.
+func placeSubmitter(s *squad, name string) (*member, *project) {
+	sub := s.members[name]
+	proj := &project{group: s.groups[0], submitter: sub, placed: true, slots: []slot{{parent: -1}, {parent: 0}}}
+	sub.job = &job{kind: jobSubmit, project: proj}
+	s.plan.projects = []*project{proj}
+	return sub, proj
+}
+
 // seeRoleZoneRow shows the squad's group role-zone cells (0..n-1, y).
 func seeRoleZoneRow(s *squad, n, y int) {
 	for x := range n {
@@ -131,8 +148,7 @@ func TestAnAdoptNormMovesFreeMembersNearestToARoleZoneFirst(t *testing.T) {
 	seeRoleZoneRow(s, 3, 2)
 	busy := s.members["agentA2"]
 	busy.job = &job{kind: jobHelp, project: &project{}}
-	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 3, Role: roleWorker,
-		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: 3}}
+	norm := workerLimit(3)
 	s.plan.step = 1
 	s.plan.roles(s, []game.Norm{norm})
 	var moved []string
@@ -159,13 +175,9 @@ func TestAnAdoptNormMovesFreeMembersNearestToARoleZoneFirst(t *testing.T) {
 func TestAPlacedSubmitterBuildsOnUntilItMustLeaveForAnAdoptNorm(t *testing.T) {
 	s := squadOf(t, 2, "......", "......", "RRR...")
 	seeRoleZoneRow(s, 3, 2)
-	sub := s.members["agentA1"]
-	proj := &project{group: s.groups[0], submitter: sub, placed: true, slots: []slot{{parent: -1}, {parent: 0}}}
-	sub.job = &job{kind: jobSubmit, project: proj}
-	s.plan.projects = []*project{proj}
+	sub, proj := placeSubmitter(s, "agentA1")
 	// No worker at all from step 40: the other member goes at once.
-	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 0, Role: roleWorker,
-		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: 0}}
+	norm := workerLimit(0)
 	s.plan.step = 1
 	s.plan.roles(s, []game.Norm{norm})
 	assert.Equal(t, roleConstructor, s.members["agentA2"].want)
@@ -194,13 +206,9 @@ func TestASubmitterBehindRockAllowsForTheWayRoundIt(t *testing.T) {
 		"#######.#",
 		"#RRR....#",
 		"#########")
-	sub := s.members["agentA1"]
+	sub, proj := placeSubmitter(s, "agentA1")
 	sub.pos = game.Pos{X: 1, Y: 1} // two cells from the zone as the crow flies, 12 along the corridor
-	proj := &project{group: s.groups[0], submitter: sub, placed: true, slots: []slot{{parent: -1}, {parent: 0}}}
-	sub.job = &job{kind: jobSubmit, project: proj}
-	s.plan.projects = []*project{proj}
-	norm := game.Norm{Name: "n1", Start: 40, Until: 60, Quantity: 0, Role: roleWorker,
-		Requirement: protocol.NormRequirement{Type: "role", Name: roleWorker, Quantity: 0}}
+	norm := workerLimit(0)
 	s.plan.step = 20
 	s.plan.roles(s, []game.Norm{norm})
 	assert.Equal(t, roleWorker, sub.want, "20 steps left: time to build on")

@@ -337,10 +337,7 @@ func TestACarryNormRevealsLinksTheAgentDidNotMake(t *testing.T) {
 		protocol.Thing{X: 1, Y: -1, Type: "block", Details: "b1"}, protocol.Thing{X: 0, Y: -1, Type: "block", Details: "b2"})
 	p.Attached = []protocol.Pos{{1, 0}, {1, -1}, {0, -1}}
 	p.LastAction, p.LastActionParams, p.LastActionResult = "skip", []string{}, "success"
-	carry := func(limit int) []protocol.Norm {
-		return []protocol.Norm{{Name: "n1", Start: 14, Until: 30, Level: "individual", Punishment: 2,
-			Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
-	}
+	carry := func(limit int) []protocol.Norm { return carryNorm(14, 30, limit) }
 	for _, tt := range []struct {
 		name  string
 		norms []protocol.Norm
@@ -368,10 +365,7 @@ func TestAnAgentInDangerDropsWhatACarryNormForbidsBeforeItEscapes(t *testing.T) 
 	// south-east; a clear event is marked round it and a Carry norm of 1
 	// starts in two steps (sim2 seed 3 vs builder, agentA8: it escaped
 	// with both and broke the norm for three steps).
-	carry := func(limit int) []protocol.Norm {
-		return []protocol.Norm{{Name: "n8", Start: 2, Until: 12, Level: "individual", Punishment: 10,
-			Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
-	}
+	carry := func(limit int) []protocol.Norm { return carryNorm(2, 12, limit) }
 	for _, tt := range []struct {
 		name  string
 		norms []protocol.Norm
@@ -396,4 +390,10 @@ func TestAnAgentInDangerDropsWhatACarryNormForbidsBeforeItEscapes(t *testing.T) 
 			}
 		})
 	}
+}
+
+// carryNorm is a percept's Carry norm n1 from start to until with the limit.
+func carryNorm(start, until, limit int) []protocol.Norm {
+	return []protocol.Norm{{Name: "n1", Start: start, Until: until, Level: "individual", Punishment: 5,
+		Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
 }

@@ -118,7 +118,7 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  A projects: %v", tm.squad.plan.stats)
 			b.Logf("  norms: %v", norms)
 			b.Logf("  A violations avoidable/unavoidable: %v", audit.Team("A"))
-			b.Logf("  A default-role violations: %v", defaults)
+			b.Logf("  A default-role violations: %v; walks back and forth broken: %d", defaults, walkCycles(tm))
 			for _, ep := range audit.Episodes() {
 				if ep.Team == "A" && *contestTrace == "violations" {
 					b.Logf("    %+v", ep)
@@ -178,4 +178,15 @@ func groupKnowsRoleZone(tm *Team, name string) bool {
 	defer tm.squad.mu.Unlock()
 	m := tm.squad.members[name]
 	return m != nil && len(m.group.world.RoleCells()) > 0
+}
+
+// walkCycles sums the back-and-forth walks the team's agents broke.
+func walkCycles(tm *Team) int {
+	tm.squad.mu.Lock()
+	defer tm.squad.mu.Unlock()
+	n := 0
+	for _, m := range tm.squad.members {
+		n += m.brain.walk.cycles
+	}
+	return n
 }

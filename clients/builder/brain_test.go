@@ -397,3 +397,31 @@ func carryNorm(start, until, limit int) []protocol.Norm {
 	return []protocol.Norm{{Name: "n1", Start: start, Until: until, Level: "individual", Punishment: 5,
 		Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
 }
+
+func TestAWalkBackAndForthBetweenTwoCellsIsBroken(t *testing.T) {
+	// sim2 seed 1 vs builder: two constructors on their way to a role zone,
+	// one behind the other in a corridor, stepped east and west together for
+	// 24 steps (each one's route went round the other).
+	walk := func(b *brain, step int, dir string) {
+		p := percept(step)
+		p.LastAction, p.LastActionParams, p.LastActionResult = "move", []string{dir}, "success"
+		act(b, step, p)
+	}
+	b := started(t, newTeam(t), 1)
+	act(b, 0, percept(0))
+	for i, dir := range []string{"e", "w", "e"} {
+		walk(b, i+1, dir)
+	}
+	assert.Zero(t, b.walk.cycles, "A, B, A, B: not yet")
+	walk(b, 4, "w")
+	assert.Equal(t, 1, b.walk.cycles, "A, B, A, B, A: broken (the next goTo takes a random step)")
+	assert.Empty(t, b.walk.recent, "the evidence is used up")
+
+	// A walk that comes back the way it went is no cycle.
+	b2 := started(t, newTeam(t), 2)
+	act(b2, 0, percept(0))
+	for i, dir := range []string{"e", "e", "w", "w", "e", "e"} {
+		walk(b2, i+1, dir)
+	}
+	assert.Zero(t, b2.walk.cycles)
+}

@@ -15,10 +15,13 @@ import (
 	"github.com/massim-go/massim/replays/stream"
 )
 
-// TestStream_FileIsTheStepByStepOne records random matches through the
-// stream and straight through a compact.Writer fed by an encoder, step by
-// step, and requires the same bytes: the stream's batches, handed to the
-// file goroutine once per chunk, add up to the same file.
+// TestStream_FileIsTheStepByStepOne records random matches three ways and
+// requires the same bytes: through the stream with fresh snapshots;
+// through the stream with each snapshot built into the memory of the one
+// the stream gives back (as the server's step loop does); and straight
+// through a compact.Writer fed by an encoder, step by step (what the
+// stream's batches, handed to the file goroutine once per chunk, must add
+// up to).
 func TestStream_FileIsTheStepByStepOne(t *testing.T) {
 	shapes := []struct {
 		teams, agents, size, steps int
@@ -39,6 +42,13 @@ func TestStream_FileIsTheStepByStepOne(t *testing.T) {
 				require.NoError(t, err)
 				a, err := os.ReadFile(fresh.Path)
 				require.NoError(t, err)
+				opts.Recycle = true
+				recycled, err := matchtest.Record(cfg, 0, opts, t.TempDir(), 0)
+				require.NoError(t, err)
+				require.Equal(t, sh.steps-2, recycled.Reused, "every snapshot but those of steps 0 and 1 reuses one")
+				b, err := os.ReadFile(recycled.Path)
+				require.NoError(t, err)
+				require.True(t, bytes.Equal(a, b), "recycled snapshots give another file")
 				require.True(t, bytes.Equal(a, direct(t, fresh)), "the stream's file is not the step-by-step one")
 			})
 		}

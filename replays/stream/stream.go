@@ -40,14 +40,16 @@ type Stream struct {
 	queued []Sink
 	jobs   chan job      // to the queued sinks; nil without any
 	done   chan struct{} // closed when the queued sinks are finished
-	// recycle is set when no sink keeps a frame: the record buffer and the
-	// frame are reused for every step.
+	// recycle is set when no sink keeps a frame: the snapshots the encoder
+	// is done with are offered back (SpareSnapshot), and the record buffer
+	// and the frame are reused for every step.
 	recycle bool
 
-	mu   sync.Mutex // held by every observer call and by Close
-	shut bool
-	st   state
-	errs []error // of the sinks' Close
+	mu    sync.Mutex // held by every observer call and by Close
+	shut  bool
+	st    state
+	spare *scenario.Snapshot // what SpareSnapshot returns next
+	errs  []error            // of the sinks' Close
 }
 
 type jobKind uint8
@@ -66,9 +68,10 @@ type job struct {
 }
 
 var (
-	_ server.Observer       = (*Stream)(nil)
-	_ server.ActionRecorder = (*Stream)(nil)
-	_ server.StatusObserver = (*Stream)(nil)
+	_ server.Observer         = (*Stream)(nil)
+	_ server.ActionRecorder   = (*Stream)(nil)
+	_ server.StatusObserver   = (*Stream)(nil)
+	_ server.SnapshotRecycler = (*Stream)(nil)
 )
 
 // TournamentStatusChanged implements server.StatusObserver: sinks that
@@ -138,6 +141,7 @@ func (s *Stream) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
 	if s.shut || s.st.sim == nil || s.st.sim.Info.Name != info.Name {
 		return
 	}
+	prev := s.st.enc.Previous()
 	f := s.encode(snap, answers)
 	for _, k := range s.inline {
 		k.Step(f)
@@ -145,6 +149,21 @@ func (s *Stream) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
 	if len(s.queued) > 0 {
 		s.hand(job{kind: jobStep, frame: f})
 	}
+	if s.recycle && prev != s.st.sim.Initial.Snapshot {
+		s.spare = prev // the encoder compares the next step with snap, not prev
+	}
+}
+
+// SpareSnapshot implements server.SnapshotRecycler: when no sink keeps
+// frames, the snapshot before the last one given to StepDone is read no
+// more (the encoder keeps only the last one). The initial snapshot is never
+// given back: sinks may read it in Sim.Initial.
+func (s *Stream) SpareSnapshot() *scenario.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	spare := s.spare
+	s.spare = nil
+	return spare
 }
 
 // SimulationEnded implements server.Observer.
@@ -294,7 +313,7 @@ func (s *Stream) end(result *server.SimResult) {
 	if len(s.queued) > 0 {
 		s.hand(job{kind: jobEnd, sim: st.sim, result: result})
 	}
-	st.sim, st.enc = nil, nil
+	st.sim, st.enc, s.spare = nil, nil, nil
 }
 
 // appendRecordAnswers appends the server's answers, converted, to out.

@@ -25,6 +25,7 @@ type simulation struct {
 	conduct      *conduct                   // the participants' AgentStats
 	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
 	spare        *scenario.Snapshot         // memory for the next snapshot (SnapshotRecycler)
+	pacer        answerPacer                // how long to let the answers gather before reading them
 	log          zerolog.Logger
 }
 
@@ -127,9 +128,15 @@ func (sim *simulation) step(ctx context.Context) error {
 		w.PerceptInto(acc.user, &sim.percept)
 		acc.request(w.Step(), &sim.percept, now, deadline, gate, &sim.enc)
 	}
-	if err := sim.awaitActions(ctx, deadline.Sub(now), gate); err != nil {
+	sent := time.Now()
+	if gate.waiting.Load() > 0 {
+		holdThread(sim.pacer.hold(timeout))
+	}
+	settled, err := sim.awaitActions(ctx, deadline.Sub(now), gate)
+	if err != nil {
 		return err
 	}
+	sim.pacer.learn(time.Since(sent), settled)
 	if sim.actions == nil {
 		sim.actions = make(map[string]scenario.Action, len(sim.participants))
 	}
@@ -188,8 +195,9 @@ func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answ
 // time to answer has passed; disconnected agents are not waited for. It
 // waits a duration, not until the deadline: the deadline is on the game clock
 // (Options.Now), which need not be the real one. It closes the step's gate:
-// later answers and reconnections belong to the next step.
-func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) error {
+// later answers and reconnections belong to the next step. settled says
+// that nobody was missing when it closed.
+func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) (settled bool, err error) {
 	timer := time.NewTimer(timeToAnswer)
 	defer timer.Stop()
 	for {
@@ -198,17 +206,17 @@ func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Durat
 				testHookStepSettled()
 			}
 			if gate.tryClose() {
-				return nil
+				return true, nil
 			}
 		}
 		select {
 		case <-sim.srv.wake:
 		case <-timer.C:
 			gate.close()
-			return nil
+			return false, nil
 		case <-ctx.Done():
 			gate.close()
-			return fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, sim.world.Step())
+			return false, fmt.Errorf("%w in simulation %s, step %d", ErrInterrupted, sim.info.Name, sim.world.Step())
 		}
 	}
 }

@@ -337,10 +337,7 @@ func TestACarryNormRevealsLinksTheAgentDidNotMake(t *testing.T) {
 		protocol.Thing{X: 1, Y: -1, Type: "block", Details: "b1"}, protocol.Thing{X: 0, Y: -1, Type: "block", Details: "b2"})
 	p.Attached = []protocol.Pos{{1, 0}, {1, -1}, {0, -1}}
 	p.LastAction, p.LastActionParams, p.LastActionResult = "skip", []string{}, "success"
-	carry := func(limit int) []protocol.Norm {
-		return []protocol.Norm{{Name: "n1", Start: 14, Until: 30, Level: "individual", Punishment: 2,
-			Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
-	}
+	carry := func(limit int) []protocol.Norm { return carryNorm(14, 30, limit) }
 	for _, tt := range []struct {
 		name  string
 		norms []protocol.Norm
@@ -361,4 +358,42 @@ func TestACarryNormRevealsLinksTheAgentDidNotMake(t *testing.T) {
 			assert.Len(t, b.attached, tt.want)
 		})
 	}
+}
+
+func TestAnAgentInDangerDropsWhatACarryNormForbidsBeforeItEscapes(t *testing.T) {
+	// A submitter holds its anchor south and a block connected to it
+	// south-east; a clear event is marked round it and a Carry norm of 1
+	// starts in two steps (sim2 seed 3 vs builder, agentA8: it escaped
+	// with both and broke the norm for three steps).
+	carry := func(limit int) []protocol.Norm { return carryNorm(2, 12, limit) }
+	for _, tt := range []struct {
+		name  string
+		norms []protocol.Norm
+		drop  bool
+	}{
+		{"no norm: it escapes with its blocks", nil, false},
+		{"a limit it keeps to: it escapes", carry(2), false},
+		{"a limit it breaks: it drops first", carry(1), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := started(t, newTeam(t), 1)
+			p := percept(0, append(markers(game.Pos{X: 1}, 2, game.MarkerClear),
+				protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"}, protocol.Thing{X: 1, Y: 1, Type: "block", Details: "b1"})...)
+			p.Attached = []protocol.Pos{{0, 1}, {1, 1}}
+			p.Norms = tt.norms
+			b.attached = []game.Pos{{Y: 1}, {X: 1, Y: 1}}
+			got := act(b, 0, p)
+			if tt.drop {
+				assert.Equal(t, game.Detach(game.S), got, "the anchor goes, and the block on it with it")
+			} else {
+				assert.Equal(t, game.ActMove, got.Name, "got %v", got)
+			}
+		})
+	}
+}
+
+// carryNorm is a percept's Carry norm n1 from start to until with the limit.
+func carryNorm(start, until, limit int) []protocol.Norm {
+	return []protocol.Norm{{Name: "n1", Start: start, Until: until, Level: "individual", Punishment: 5,
+		Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
 }

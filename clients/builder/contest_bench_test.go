@@ -84,6 +84,7 @@ func BenchmarkContest2022(b *testing.B) {
 			s := newSimulation(b, p, teamsAB, []newBehaviour{tm.Behaviour, opp})
 			violations := map[string]int{}
 			norms := map[string]string{}
+			defaults := map[string]int{} // default-role violations by what the agent's group knew
 			s.onPercept = func(name string, pc *protocol.StepPercept) {
 				for _, n := range pc.Norms {
 					if _, ok := norms[n.Name]; !ok && len(n.Requirements) > 0 {
@@ -94,6 +95,13 @@ func BenchmarkContest2022(b *testing.B) {
 				if strings.HasPrefix(name, "agentA") {
 					for _, v := range pc.Violations {
 						violations[v]++
+						if strings.HasPrefix(norms[v], "role default") {
+							if groupKnowsRoleZone(tm, name) {
+								defaults["group knew a zone"]++
+							} else {
+								defaults["group knew none"]++
+							}
+						}
 						if *contestTrace == "violations" {
 							fmt.Printf("step %d %s violates %s (%s) attached %d role %s\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role)
 						}
@@ -110,6 +118,7 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  A projects: %v", tm.squad.plan.stats)
 			b.Logf("  norms: %v", norms)
 			b.Logf("  A violations avoidable/unavoidable: %v", audit.Team("A"))
+			b.Logf("  A default-role violations: %v", defaults)
 			for _, ep := range audit.Episodes() {
 				if ep.Team == "A" && *contestTrace == "violations" {
 					b.Logf("    %+v", ep)
@@ -160,4 +169,13 @@ func (s *simulation) summary(prefix string) string {
 		parts[i] = fmt.Sprintf("%s=%d", k, counts[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// groupKnowsRoleZone reports whether the map of the agent's group holds a
+// role-zone cell.
+func groupKnowsRoleZone(tm *Team, name string) bool {
+	tm.squad.mu.Lock()
+	defer tm.squad.mu.Unlock()
+	m := tm.squad.members[name]
+	return m != nil && len(m.group.world.RoleCells()) > 0
 }

@@ -23,6 +23,19 @@ type Split struct {
 	// yet had a role-zone cell in view themselves: they could have left
 	// the role only if a teammate's map showed them a zone, or by luck.
 	Unaware int64 `json:"unaware"`
+	// BeyondTeam counts the avoidable Adopt violations the team could not
+	// have avoided with what its own agents had seen: the agent held the
+	// role at the creation and could not have left it by that step going to
+	// the role-zone cells any agent of its team had had in view (from where
+	// it stood when they were seen), and more than the norm's quantity of
+	// the team's violators were in that case. Avoidable − BeyondTeam is
+	// what the team could have avoided with its own knowledge (shared at
+	// once, every clear succeeding).
+	BeyondTeam int64 `json:"beyondTeam"`
+	// NoTeamZone, part of BeyondTeam: no agent of the team had had a
+	// role-zone cell in view before that step, so no map of the team could
+	// hold one.
+	NoTeamZone int64 `json:"noTeamZone"`
 }
 
 // Add adds o to s.
@@ -30,6 +43,8 @@ func (s *Split) Add(o Split) {
 	s.Avoidable += o.Avoidable
 	s.Unavoidable += o.Unavoidable
 	s.Unaware += o.Unaware
+	s.BeyondTeam += o.BeyondTeam
+	s.NoTeamZone += o.NoTeamZone
 }
 
 // Episode is one agent's violations of one norm.
@@ -55,7 +70,14 @@ type Episode struct {
 	// ZoneSeen is the first step a role-zone cell lay within the agent's
 	// own vision (-1: not by its first violation). Before that it could
 	// only know of one from teammates whose maps it had joined.
-	ZoneSeen    int    `json:"zoneSeen"`
+	ZoneSeen int `json:"zoneSeen"`
+	// TeamZoneSeen is the first step any agent of the team had a role-zone
+	// cell in view (-1: not by the agent's last violation).
+	TeamZoneSeen int `json:"teamZoneSeen"`
+	// Ready is the earliest step by which the agent could have left the
+	// role with what its team had seen (-1: never by its last violation;
+	// Adopt, for agents that held the role at the creation).
+	Ready       int    `json:"ready"`
 	First       int    `json:"first"`
 	Last        int    `json:"last"`
 	Split       Split  `json:"split"`
@@ -76,6 +98,10 @@ type normInfo struct {
 	posAt               map[string]protocol.Pos // agent → position at the creation
 	leave               map[string]int          // agent → actions to leave the role (Adopt)
 	lostAt              map[string]int          // agent → deactivated steps counted at the creation
+	// ready is, for agents that held the role at the creation (Adopt), the
+	// earliest step by which they could have left it going to the
+	// role-zone cells their team had seen.
+	ready map[string]int
 }
 
 // Audit watches the snapshots of one simulation in order.
@@ -85,6 +111,7 @@ type Audit struct {
 	norms    map[string]*normInfo
 	lost     map[string]int // agent → steps deactivated so far
 	zoneSeen map[string]int // agent → first step it saw a role-zone cell
+	teams    *teamZones
 	teamOf   map[string]string
 	byTeam   map[string]map[string]*Split // team → key (Carry, Adopt:<role>) → split
 	episodes map[[2]string]*Episode       // (agent, norm)
@@ -93,7 +120,7 @@ type Audit struct {
 
 // New starts an audit; initial is the world before the first step.
 func New(p Params, initial *scenario.Snapshot) *Audit {
-	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{},
+	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{}, teams: newTeamZones(),
 		teamOf: map[string]string{}, byTeam: map[string]map[string]*Split{}, episodes: map[[2]string]*Episode{}}
 }
 
@@ -116,7 +143,9 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 	for _, e := range snap.Entities {
 		a.teamOf[e.Name] = e.Team
 	}
-	a.noteZonesSeen(snap)
+	cur := newTerrain(a.p.Width, a.p.Height, snap)
+	a.noteZonesSeen(cur, snap)
+	a.learn(cur, snap)
 	a.judge(snap)
 	for _, e := range snap.Entities {
 		if e.Deactivated {
@@ -127,14 +156,10 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 }
 
 // noteZonesSeen records which agents have a role-zone cell in view now.
-func (a *Audit) noteZonesSeen(snap *scenario.Snapshot) {
-	var ter *terrain
+func (a *Audit) noteZonesSeen(ter *terrain, snap *scenario.Snapshot) {
 	for _, e := range snap.Entities {
 		if _, ok := a.zoneSeen[e.Name]; ok {
 			continue
-		}
-		if ter == nil {
-			ter = newTerrain(a.p.Width, a.p.Height, snap)
 		}
 		if ter.zoneWithin(e.Pos, e.Vision) {
 			a.zoneSeen[e.Name] = snap.Step
@@ -146,7 +171,8 @@ func (a *Audit) noteZonesSeen(snap *scenario.Snapshot) {
 // the agents as they stood before that step's actions.
 func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.Snapshot, ter *terrain) *normInfo {
 	info := &normInfo{name: n.Name, created: created, start: n.Start, until: n.Until,
-		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{}}
+		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{},
+		ready: map[string]int{}}
 	if len(n.Requirements) > 0 {
 		r := n.Requirements[0]
 		info.quantity = r.Quantity
@@ -163,6 +189,16 @@ func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.
 			continue
 		}
 		info.leave[e.Name] = a.leaveSteps(ter, steps, e.Role, e.Pos)
+	}
+	if info.subject == scenario.SubjectAdopt {
+		teams := make([]string, 0, len(a.teams.known))
+		for team := range a.teams.known {
+			teams = append(teams, team)
+		}
+		slices.Sort(teams)
+		for _, team := range teams {
+			a.noteReady(info, team, ter, before, created, map[int][]int{})
+		}
 	}
 	return info
 }
@@ -222,6 +258,10 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				nStuck++
 			}
 		}
+		var beyond []bool
+		if info.subject == scenario.SubjectAdopt {
+			beyond = a.beyondTeam(info, who, stuck, snap.Step)
+		}
 		if info.subject == scenario.SubjectAdopt && nStuck <= info.quantity {
 			clear(stuck) // the team could have kept to the limit
 		}
@@ -236,6 +276,13 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				}
 			}
 			ep.Last = snap.Step
+			ep.TeamZoneSeen, ep.Ready = -1, -1
+			if first, ok := a.teams.first[g.team]; ok {
+				ep.TeamZoneSeen = first
+			}
+			if r, ok := info.ready[name]; ok {
+				ep.Ready = r
+			}
 			ep.Deactivated = a.lost[name] - info.lostAt[name]
 			if e := entity[name]; e != nil {
 				ep.Actions[e.Action+"/"+e.ActionResult]++
@@ -255,6 +302,14 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				if _, held := info.leave[name]; held && !saw {
 					split.Unaware++
 					ep.Split.Unaware++
+				}
+				if beyond != nil && beyond[i] {
+					split.BeyondTeam++
+					ep.Split.BeyondTeam++
+					if !a.teams.knewBefore(g.team, snap.Step) {
+						split.NoTeamZone++
+						ep.Split.NoTeamZone++
+					}
 				}
 			}
 		}

@@ -147,3 +147,90 @@ func TestAudit_Carry(t *testing.T) {
 		})
 	}
 }
+
+func TestAudit_AdoptWithWhatTheTeamKnew(t *testing.T) {
+	// near (3 actions from the zone) and far (11) hold the default role at
+	// the creation in step 1; near's vision is 0 until step seeAt, then 2
+	// (the zone comes into view), far never sees it. The violation is
+	// checked at step 12: by the ground truth both could have left.
+	tests := []struct {
+		name     string
+		quantity int
+		seeAt    int
+		want     map[string]Split
+		ready    map[string]int
+	}{
+		{"a teammate saw the zone in time", 0, 1,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}},
+			map[string]int{"near": 4, "far": 12}},
+		{"the team saw it too late for far", 0, 6,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1}},
+			map[string]int{"near": 9, "far": 17}},
+		{"too late for far, but one may stay", 1, 6,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}},
+			map[string]int{"near": 9, "far": 17}},
+		{"nobody in the team saw a zone", 0, 99,
+			map[string]Split{"near": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1},
+				"far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1}},
+			map[string]int{"near": -1, "far": -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			world := func(step int) *scenario.Snapshot {
+				s := adoptWorld(step)
+				s.Entities[0].Vision, s.Entities[1].Vision = 0, 0
+				if step >= tt.seeAt {
+					s.Entities[0].Vision = 2
+				}
+				return s
+			}
+			a := New(Params{Width: 20, Height: 1, Speed: map[string]int{"default": 1}}, world(0))
+			norm := scenario.NormSnapshot{Name: "n1", Start: 4, Until: 20,
+				Requirements: []scenario.NormRequirementSnapshot{{Type: "ROLE", Name: "default", Quantity: tt.quantity}}}
+			for step := 1; step <= 12; step++ {
+				s := world(step)
+				s.Norms = []scenario.NormSnapshot{norm}
+				if step == 12 {
+					s.Violations = []scenario.ViolationSnapshot{{Norm: "n1", Who: "near"}, {Norm: "n1", Who: "far"}}
+				}
+				a.Observe(s)
+			}
+			eps := a.Episodes()
+			require.Len(t, eps, 2)
+			for _, ep := range eps {
+				assert.Equal(t, tt.want[ep.Agent], ep.Split, ep.Agent)
+				assert.Equal(t, tt.ready[ep.Agent], ep.Ready, ep.Agent)
+				if tt.seeAt <= 12 {
+					assert.Equal(t, tt.seeAt, ep.TeamZoneSeen, ep.Agent)
+				} else {
+					assert.Equal(t, -1, ep.TeamZoneSeen, ep.Agent)
+				}
+			}
+		})
+	}
+}
+
+func TestAudit_TeamKnowledgeAtTheCreation(t *testing.T) {
+	// near saw the zone in step 1; the norm comes in step 5 (q = 0) and is
+	// checked in step 8: near could leave from where it stood at the
+	// creation (3 actions), far (11) could not, whatever it learnt.
+	a := New(Params{Width: 20, Height: 1, Speed: map[string]int{"default": 1}}, adoptWorld(0))
+	norm := scenario.NormSnapshot{Name: "n1", Start: 7, Until: 20,
+		Requirements: []scenario.NormRequirementSnapshot{{Type: "ROLE", Name: "default", Quantity: 0}}}
+	for step := 1; step <= 8; step++ {
+		s := adoptWorld(step)
+		if step >= 5 {
+			s.Norms = []scenario.NormSnapshot{norm}
+		}
+		if step == 8 {
+			s.Violations = []scenario.ViolationSnapshot{{Norm: "n1", Who: "near"}, {Norm: "n1", Who: "far"}}
+		}
+		a.Observe(s)
+	}
+	eps := a.Episodes()
+	require.Len(t, eps, 2)
+	byName := map[string]Episode{eps[0].Agent: eps[0], eps[1].Agent: eps[1]}
+	assert.Equal(t, 8, byName["near"].Ready, "the creation in step 5, from the place before it: 3 actions")
+	assert.Equal(t, Split{Avoidable: 1}, byName["near"].Split)
+	assert.Equal(t, Split{Unavoidable: 1}, byName["far"].Split, "11 actions: stuck by the ground truth too")
+}

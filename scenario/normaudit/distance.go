@@ -59,15 +59,19 @@ func (t *terrain) zoneWithin(p protocol.Pos, r int) bool {
 // stepsToZone returns, for every cell, the fewest actions an agent moving
 // at speed needs to stand on a role-zone cell (a lower bound: clearing is
 // assumed to succeed at the first try). Unreachable cells get -1.
-func (t *terrain) stepsToZone(speed int) []int {
+func (t *terrain) stepsToZone(speed int) []int { return t.stepsTo(t.zone, speed) }
+
+// stepsTo is stepsToZone for the target cells marked in to (a team's
+// known role-zone cells, say).
+func (t *terrain) stepsTo(to []bool, speed int) []int {
 	speed = max(1, min(speed, unitsPerStep))
 	move := unitsPerStep / speed
-	units := make([]int, len(t.zone))
+	units := make([]int, len(to))
 	for i := range units {
 		units[i] = -1
 	}
 	var q cellQueue
-	for i, z := range t.zone {
+	for i, z := range to {
 		if z {
 			units[i] = 0
 			heap.Push(&q, cellCost{i, 0})

@@ -26,6 +26,14 @@
 // says they could have made it, but they could have known where to go only
 // from a teammate's map.
 //
+// What the team could know: the same judgement with the role-zone cells
+// any agent of the team had had in view (by the snapshots) instead of
+// every zone, each agent going from where it stood when its team saw them
+// (as if the team shared every map at once). Avoidable violations that
+// fail it are "beyond team" (of those "no team zone" while no agent of the
+// team had had a zone cell in view yet): the rest are what the team could
+// have avoided with its own knowledge.
+//
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.
 package normaudit

@@ -24,6 +24,7 @@ type simulation struct {
 	enc          requestEncoder             // of the request-actions
 	conduct      *conduct                   // the participants' AgentStats
 	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
+	spare        *scenario.Snapshot         // memory for the next snapshot (SnapshotRecycler)
 	pacer        answerPacer                // how long to let the answers gather before reading them
 	timer        *time.Timer                // of the time to answer, one for all steps
 	log          zerolog.Logger
@@ -170,6 +171,7 @@ func (sim *simulation) step(ctx context.Context) error {
 func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answer) {
 	w := sim.world
 	var snap *scenario.Snapshot
+	takers, recycler := 0, SnapshotRecycler(nil)
 	for _, o := range sim.srv.opts.Observers {
 		if so, ok := o.(ScoreObserver); ok {
 			so.StepScored(sim.info, w.Step(), scores)
@@ -179,9 +181,14 @@ func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answ
 			r.StepAnswers(sim.info, w.Step(), answers)
 		}
 		if snap == nil {
-			snap = w.Snapshot()
+			snap, sim.spare = w.SnapshotReusing(sim.spare), nil
 		}
 		o.StepDone(sim.info, snap)
+		takers++
+		recycler, _ = o.(SnapshotRecycler)
+	}
+	if takers == 1 && recycler != nil { // with more, each would have to give it back
+		sim.spare = recycler.SpareSnapshot()
 	}
 }
 

@@ -3,13 +3,20 @@ package monitor_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/server/monitor"
 )
 
 // TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes opens a replay longer
@@ -37,5 +44,65 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 		require.NoError(t, err)
 		assert.JSONEq(t, string(b), got, "step %d: codec.js decodes what the Go decoder decodes", step)
 	}
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone holds back
+// every segment request: a seek to a step whose segment the page does not
+// have must show that step from the step's own answer (…/step/{s}, one
+// keyframe), exactly as the Go decoder reads it. Once the segments flow,
+// the page goes on from there (the next step, the statistics to the end).
+func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 450)
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	lib, err := monitor.NewLibrary(root)
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	monitor.Mount(mux, monitor.Routes{Replays: lib})
+	release := make(chan struct{})
+	var held atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.Contains(req.URL.Path, "/seg/") {
+			held.Add(1)
+			select {
+			case <-release:
+			case <-req.Context().Done():
+				return
+			}
+		}
+		mux.ServeHTTP(w, req)
+	}))
+	t.Cleanup(ts.Close)
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(open) // before the server closes: no handler waits then
+
+	// The page carries segment 0; the background asks for the others and waits.
+	page.Navigate(ts.URL + "/?replay=" + filepath.Base(path))
+	page.Wait(`window.massim && massim.loaded && massim.step === -1`)
+	waitUntil(t, "the page asked for a segment in the background", func() bool { return held.Load() > 0 })
+	for _, step := range []int{317, 105, 449, 317} {
+		page.Eval(fmt.Sprintf(seekJS, step), nil)
+		var got string
+		page.Eval(`JSON.stringify(massim.snapshot)`, &got)
+		want, err := r.Step(step)
+		require.NoError(t, err)
+		assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "step %d, shown before any segment after 0 arrived", step)
+		assert.Equal(t, fmt.Sprintf("Step %d / 449", step), page.Text(`document.getElementById('step-line').textContent`))
+	}
+	assert.Equal(t, 0, page.Int(`massim.statsUpTo >= 99 ? 0 : 1`), "the statistics counted segment 0")
+
+	open()
+	page.Key(kb.ArrowRight) // from 317 to 318: decoded from segment 3
+	page.Wait(`massim.step === 318 && massim.loaded && massim.rendered.step === 318`)
+	var got string
+	page.Eval(`JSON.stringify(massim.snapshot)`, &got)
+	want, err := r.Step(318)
+	require.NoError(t, err)
+	assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "the step after it, from its segment")
+	page.Wait(`massim.statsUpTo === 318`)
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

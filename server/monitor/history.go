@@ -69,7 +69,7 @@ func (h *history) index() (viewIndex, error) {
 	defer h.mu.RUnlock()
 	idx := viewIndex{Format: "live", Sim: h.static.Sim, Teams: slices.Clone(h.static.Teams), Static: staticDoc(h.static),
 		Interval: h.interval, Last: h.last, Finished: h.finished, Complete: h.last == h.static.Steps-1,
-		Scores: slices.Clone(h.scores)}
+		Scores: slices.Clone(h.scores), width: h.static.Width, height: h.static.Height}
 	for g := range h.segs {
 		idx.Segments = append(idx.Segments, g)
 	}

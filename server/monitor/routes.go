@@ -31,9 +31,11 @@ type Routes struct {
 //	GET /live/tournament.json       the same, once
 //	GET /live/history/index.json    the running simulation's index (as a replay's)
 //	GET /live/history/seg/{g}       its segment g: step records
+//	GET /live/history/step/{s}      its step s alone, as a keyframe (step.go)
 //	GET /replays/index.json         the replays on disk, both formats
 //	GET /replays/{id}/index.json    one replay's index: static world, steps, gaps, scores
 //	GET /replays/{id}/seg/{g}       its segment g: step records (official replays converted)
+//	GET /replays/{id}/step/{s}      its step s alone, as a keyframe (step.go)
 //	GET /replays/{id}/{file}        static.json and group files of official replay folders
 //
 // The history and replay routes share their layout, so the page reads a live
@@ -53,11 +55,13 @@ func Mount(mux *http.ServeMux, r Routes) {
 		mux.HandleFunc("GET /live/tournament.json", h.serveTournament)
 		mux.HandleFunc("GET /live/history/index.json", h.serveHistoryIndex)
 		mux.HandleFunc("GET /live/history/seg/{g}", h.serveHistorySegment)
+		mux.HandleFunc("GET /live/history/step/{s}", h.serveHistoryStep)
 	}
 	if l := r.Replays; l != nil {
 		mux.HandleFunc("GET /{$}", l.servePage)
 		mux.HandleFunc("GET /replays/index.json", l.serveIndex)
 		mux.HandleFunc("GET /replays/{id}/seg/{g}", l.serveSegment)
+		mux.HandleFunc("GET /replays/{id}/step/{s}", l.serveStep)
 		mux.HandleFunc("GET /replays/{id}/{file}", l.serveFile)
 	}
 }
@@ -101,26 +105,33 @@ func (h *Hub) serveFeed(f feed) http.HandlerFunc {
 	}
 }
 
-func (h *Hub) serveHistoryIndex(w http.ResponseWriter, r *http.Request) {
+// historyOf is the history of the simulation the request names (?sim=,
+// none: whichever it holds); a 404 when it holds another one.
+func (h *Hub) historyOf(w http.ResponseWriter, r *http.Request) (replaySource, bool) {
 	w.Header().Set("Cache-Control", "no-store")
 	src, ok := h.history.forSim(r.URL.Query().Get("sim"))
 	if !ok {
 		http.NotFound(w, r)
-		return
 	}
-	idx, _ := src.index() // the history's index never fails
-	writeJSON(w, idx)
+	return src, ok
+}
+
+func (h *Hub) serveHistoryIndex(w http.ResponseWriter, r *http.Request) {
+	if src, ok := h.historyOf(w, r); ok {
+		idx, _ := src.index() // the history's index never fails
+		writeJSON(w, idx)
+	}
 }
 
 func (h *Hub) serveHistorySegment(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	src, ok := h.history.forSim(r.URL.Query().Get("sim"))
-	g, okG := parseSegment(r.PathValue("g"))
-	if !ok || !okG {
+	g, ok := parseSegment(r.PathValue("g"))
+	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	src.segment(g).serve(w, r)
+	if src, ok := h.historyOf(w, r); ok {
+		src.segment(g).serve(w, r)
+	}
 }
 
 // groupOfFile recognises "<5k>.json".

@@ -32,6 +32,8 @@ type viewIndex struct {
 	// Scores holds each step's scores by step+1 (null: unknown), teams in
 	// static order.
 	Scores [][]int64 `json:"scores"`
+
+	width, height int // the grid (not sent: the static world has it)
 }
 
 type viewGap struct {

@@ -31,7 +31,7 @@ func openCompact(f found) (*compactSource, error) {
 	st := r.Meta.Scenario()
 	s.idx = viewIndex{Format: "compact", Sim: r.Meta.Sim, Teams: st.Teams, Static: staticDoc(st),
 		Interval: r.Meta.Interval, Last: r.Last, Complete: r.Complete, Finished: true, Segments: r.Segments(),
-		Problem: r.Problem, Scores: scores}
+		Problem: r.Problem, Scores: scores, width: st.Width, height: st.Height}
 	for _, g := range r.Gaps {
 		s.idx.Gaps = append(s.idx.Gaps, viewGap{From: g.From, To: g.To, Error: g.Err})
 	}
@@ -77,7 +77,7 @@ func (s *officialSource) index() (viewIndex, error) {
 func (s *officialSource) buildIndex() (viewIndex, error) {
 	st := s.r.Static
 	idx := viewIndex{Format: "official", Sim: st.Sim, Teams: st.Teams, Static: staticDoc(st), Interval: officialInterval,
-		Last: -2, Finished: true}
+		Last: -2, Finished: true, width: st.Width, height: st.Height}
 	var problems []viewGap // unreadable group files
 	for _, g := range s.r.Groups() {
 		data, err := s.r.GroupBytes(g)

@@ -34,6 +34,8 @@ const app = {
   data: 0, // counts the arrivals of data (dataChanged)
   tournament: null, // TournamentFeed (live mode)
   bannerClosed: null, // the simulation whose end banner was closed
+  seekTarget: null, // a replay step sent to and not drawn yet (walkNow)
+  seekAt: 0, // when (performance.now())
 };
 
 const map = new MapView($('map'), {
@@ -186,7 +188,11 @@ function seek(step) {
   app.live = app.mode === 'live' && app.step >= last;
   // A replay's step that is not loaded yet is asked for now, not in the
   // next frame's drawing.
-  if (app.mode === 'replay') app.store.prefetch(app.step);
+  if (app.mode === 'replay') {
+    app.store.seekTo(app.step);
+    app.seekTarget = app.step;
+    app.seekAt = performance.now();
+  }
   redraw();
 }
 
@@ -410,6 +416,28 @@ function notePainted(shown) {
 
 const statsBudget = 4; // ms per frame for counting statistics
 
+// holdForSeek tells whether to leave the page as it is in this frame: it
+// was sent to a replay step whose data is on its way, so drawing the old
+// step with the new step's slider, chart marker and statistics would only
+// keep the page's thread (style, layout, paint) from that answer and the
+// frame that shows it. Not for long: after seekHold ms it draws.
+const seekHold = 100;
+function holdForSeek(now) {
+  const target = app.seekTarget;
+  return target !== null && app.shown?.step !== target && now - app.seekAt < seekHold && !!app.store?.coming(target);
+}
+
+// walkNow tells whether the statistics walk may count in this frame. It
+// decodes steps (a few ms per frame, more at a keyframe): while the page
+// waits for a replay step it was sent to, it leaves the page's thread to
+// that answer, and in the frame that draws it, to getting it on screen.
+function walkNow() {
+  const target = app.seekTarget;
+  if (target === null) return !app.sideLater;
+  if (app.shown?.step === target || !app.store || app.store.gapAt(target)) app.seekTarget = null;
+  return false;
+}
+
 function frame(now) {
   // The next frame is asked for first: a failure in one draw (logged by the
   // browser) must not stop the page.
@@ -418,7 +446,7 @@ function frame(now) {
   // Scores learnt from decoded steps (the statistics walk decodes in the
   // background) go into the chart.
   if (app.store && app.store.scoresVersion !== app.chartScores) redraw();
-  if (app.dirty) {
+  if (app.dirty && !holdForSeek(now)) {
     app.dirty = false;
     render();
     notePainted(app.shown);
@@ -427,7 +455,7 @@ function frame(now) {
   }
   // Statistics are counted in the time left over, and only their table
   // is drawn again.
-  if (app.stats && !app.sideLater && app.stats.advance(statsBudget)) renderStatsPart();
+  if (app.stats && walkNow() && app.stats.advance(statsBudget)) renderStatsPart();
   if (app.store) address.update(now);
 }
 

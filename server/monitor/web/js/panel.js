@@ -34,7 +34,7 @@ function renderScores(store, snap, offline) {
   store.teams.forEach((team, i) => {
     const row = el('div', 'score');
     row.dataset.team = team;
-    row.append(teamSwatch(i), el('span', '', team));
+    row.append(teamSwatch(i, 'scores'), el('span', '', team));
     const missing = offline.get(team);
     if (missing) {
       const note = el('span', 'offline', `${plural(missing.length, 'agent')} offline`);
@@ -46,7 +46,13 @@ function renderScores(store, snap, offline) {
   });
 }
 
-export function teamSwatch(i) {
+// teamSwatch is team i's shape in its colour. A part of the page drawn
+// again at every step names its place (slot) and gets the same canvas back
+// each time: a new canvas costs more than the rest of a score line.
+const swatches = new Map();
+export function teamSwatch(i, slot) {
+  const key = slot === undefined ? null : `${slot} ${i}`;
+  if (key !== null && swatches.has(key)) return swatches.get(key);
   const c = document.createElement('canvas');
   c.className = 'swatch';
   c.width = c.height = 28;
@@ -55,6 +61,7 @@ export function teamSwatch(i) {
   drawShape(ctx, st.shape, 14, 14, 30);
   ctx.fillStyle = st.colour;
   ctx.fill();
+  if (key !== null) swatches.set(key, c);
   return c;
 }
 
@@ -107,7 +114,7 @@ function renderTasks(store, snap) {
   for (const t of tasks) {
     const rule = taskRule(t, snap.step);
     const row = el('div', 'task');
-    row.append(taskPattern(store, t));
+    row.append(cachedPattern(store, t));
     const text = el('div');
     const head = el('div');
     head.append(el('b', '', t.name), ` · ${rule.reward}`);
@@ -115,6 +122,20 @@ function renderTasks(store, snap) {
     row.append(text);
     box.append(row);
   }
+}
+
+// cachedPattern is taskPattern, drawn once per task of a simulation: a
+// task's requirements never change, and tasks stay for many steps.
+const patterns = new Map();
+function cachedPattern(store, task) {
+  const key = `${store.sim} ${task.name} ${JSON.stringify(task.requirements)}`;
+  let c = patterns.get(key);
+  if (!c) {
+    if (patterns.size >= 200) patterns.clear();
+    c = taskPattern(store, task);
+    patterns.set(key, c);
+  }
+  return c;
 }
 
 // taskPattern draws the requirements around the submitting agent (grey) at

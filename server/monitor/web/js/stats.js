@@ -121,7 +121,7 @@ export function renderStats(box, store, walk, step) {
   head.append(el('th', '', ''));
   store.teams.forEach((team, i) => {
     const th = el('th');
-    th.append(teamSwatch(i), ` ${team}`);
+    th.append(teamSwatch(i, 'stats'), ` ${team}`);
     head.append(th);
   });
   table.append(head);

@@ -34,6 +34,8 @@ export class Store {
     this.scores = new Map(); // step → [score per team]
     this.scoresVersion = 0; // counts the changes of scores
     this.loading = new Map(); // segment → promise
+    this.stepLoads = new Map(); // step → promise: the step alone, as a keyframe (step/{s})
+    this.stepNext = null; // the step to ask for alone when that answer is in (one at a time)
     this.awaited = new Set(); // segments loading in the background that the page asked for since
     this.raw = new Map(); // segment → its records, not decoded yet
     this.rawSize = new Map(); // segment → bytes of its records
@@ -147,7 +149,7 @@ export class Store {
     const g = this.segmentOf(step);
     if (this.raw.has(g)) this.decodeTo(g, step);
     const found = this.frames.get(step);
-    if (!found && !this.raw.has(g) && !this.gapAt(step)) this.fetchSegment(g, background);
+    if (!found && !this.raw.has(g) && !this.gapAt(step) && !this.stepLoads.has(step)) this.fetchSegment(g, background);
     return found ?? null;
   }
 
@@ -158,8 +160,58 @@ export class Store {
     await this.loading.get(this.segmentOf(step));
   }
 
+  // coming tells whether step's data is on its way: it is not here and
+  // neither are its segment's records, but one of them is loading.
+  coming(step) {
+    const g = this.segmentOf(step);
+    return !this.frames.has(step) && !this.raw.has(g) && (this.stepLoads.has(step) || this.loading.has(g));
+  }
+
   prefetch(step) {
     if (step <= this.last && !this.frames.has(step) && !this.gapAt(step)) this.fetchSegment(this.segmentOf(step));
+  }
+
+  // seekTo prepares a seek to step: when its segment is not here, the step
+  // alone is asked for (step/{s}: one keyframe, a tenth of a segment, and
+  // nothing to replay after it), and its segment right after it, for the
+  // steps around it.
+  seekTo(step) {
+    if (step > this.last || this.frames.has(step) || this.gapAt(step) || !this.static) return;
+    const g = this.segmentOf(step);
+    if (this.raw.has(g) || this.stepLoads.has(step) || (this.segments && !this.segments.has(g))) return;
+    if (this.stepLoads.size) {
+      // A slider dragged across the replay asks for the step it stops at,
+      // not for every step it passed.
+      this.stepNext = step;
+      return;
+    }
+    const sim = this.sim;
+    const p = fetch(`${this.base}step/${step}${this.query()}`, { cache: 'no-store', priority: 'high' })
+      .then(async r => {
+        if (!r.ok) throw new Error(`step ${step}: ${r.status}`);
+        const body = new Uint8Array(await r.arrayBuffer());
+        if (sim !== this.sim || this.frames.has(step)) return true;
+        const [record] = splitRecords(body);
+        const snap = new Decoder(this.static.grid.width, this.static.grid.height).decode(record ?? body).snapshot;
+        if (snap.step !== step) throw new Error(`step ${step}: the answer holds step ${snap.step}`);
+        this.remember(snap);
+        this.onChange();
+        return true;
+      })
+      .catch(e => {
+        console.warn('step', e); // the segment shows it, or why not
+        return false;
+      })
+      .then(ok => {
+        this.stepLoads.delete(step);
+        if (sim !== this.sim) return;
+        this.fetchSegment(g, ok); // the page waits for it when the step failed
+        const next = this.stepNext;
+        this.stepNext = null;
+        if (next !== null) this.seekTo(next);
+        this.fillNext();
+      });
+    this.stepLoads.set(step, p);
   }
 
   fetchSegment(g, background = false) {
@@ -287,7 +339,9 @@ export class Store {
   // replay the page has not asked for yet, so that a seek anywhere needs no
   // download. Records are kept as they came (a few hundred bytes a step).
   fillNext() {
-    if (!this.fill || !this.segments) return;
+    // A step asked for alone is not kept waiting by the page reading
+    // segments the background asked for.
+    if (!this.fill || !this.segments || this.stepLoads.size) return;
     for (const g of this.segments) {
       if (this.loading.size >= fillAtOnce || this.rawBytes > rawLimit) return;
       if (!this.raw.has(g) && !this.loading.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {

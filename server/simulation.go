@@ -26,6 +26,7 @@ type simulation struct {
 	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
 	spare        *scenario.Snapshot         // memory for the next snapshot (SnapshotRecycler)
 	pacer        answerPacer                // how long to let the answers gather before reading them
+	timer        *time.Timer                // of the time to answer, one for all steps
 	log          zerolog.Logger
 }
 
@@ -198,7 +199,12 @@ func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answ
 // later answers and reconnections belong to the next step. settled says
 // that nobody was missing when it closed.
 func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) (settled bool, err error) {
-	timer := time.NewTimer(timeToAnswer)
+	if sim.timer == nil {
+		sim.timer = time.NewTimer(timeToAnswer)
+	} else {
+		sim.timer.Reset(timeToAnswer) // since Go 1.23 no stale expiry survives Stop or Reset
+	}
+	timer := sim.timer
 	defer timer.Stop()
 	for {
 		if gate.waiting.Load() == 0 {

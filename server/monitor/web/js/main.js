@@ -317,8 +317,14 @@ function renderTitle(store) {
   const label = app.tournament?.label(store.sim) ?? '';
   const name = $('sim-name');
   const cut = app.mode === 'replay' && store.problem ? ` · incomplete: ${store.problem}` : '';
-  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut;
+  setText(name, store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut);
   name.title = `simulation ${store.sim}`;
+}
+
+// setText changes an element's text only when it differs: a text set
+// again, even the same, makes the browser lay the page out again.
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
 }
 
 // ---- rendering --------------------------------------------------------------------
@@ -362,10 +368,11 @@ function render() {
     setView('map');
   });
   const slider = $('t-slider');
-  slider.max = String(Math.max(-1, store.last));
-  if (document.activeElement !== slider || !sliderDragging) slider.value = String(app.step ?? -1);
-  $('t-step').textContent = app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`;
-  $('t-play').textContent = app.playing && !app.live ? '⏸' : '▶';
+  const max = String(Math.max(-1, store.last)), value = String(app.step ?? -1);
+  if (slider.max !== max) slider.max = max;
+  if ((document.activeElement !== slider || !sliderDragging) && slider.value !== value) slider.value = value;
+  setText($('t-step'), app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`);
+  setText($('t-play'), app.playing && !app.live ? '⏸' : '▶');
   $('t-live').classList.toggle('on', app.live);
   window.massim = {
     mode: app.mode,

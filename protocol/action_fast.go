@@ -61,7 +61,11 @@ func decodeCanonicalAction(b []byte) (Action, bool) {
 			if p, i, ok = canonicalString(b, i+1); !ok {
 				return Action{}, false
 			}
-			params = append(params, commonWord(p))
+			if len(params) == 0 && hasAt(b, i, "]") {
+				params = oneParam(p) // the usual answer: one parameter, often a direction
+			} else {
+				params = append(params, commonWord(p))
+			}
 			if i < len(b) && b[i] == ',' {
 				i++
 				continue
@@ -311,6 +315,39 @@ func (s *fastScanner) skipPlainValue() bool {
 		}
 	}
 	return false
+}
+
+// The parameter lists of the usual one-parameter actions, shared by every
+// action decoded with them (oneParam): read-only, and with no room to grow,
+// so an append copies.
+var (
+	paramsN   = []string{"n"}[:1:1]
+	paramsS   = []string{"s"}[:1:1]
+	paramsE   = []string{"e"}[:1:1]
+	paramsW   = []string{"w"}[:1:1]
+	paramsCW  = []string{"cw"}[:1:1]
+	paramsCCW = []string{"ccw"}[:1:1]
+)
+
+// oneParam is the parameter list [p]: one of the shared lists for a
+// direction or rotation (most answers are moves and rotations, and a fresh
+// list was an allocation per answer), else a new one.
+func oneParam(p []byte) []string {
+	switch string(p) {
+	case "n":
+		return paramsN
+	case "s":
+		return paramsS
+	case "e":
+		return paramsE
+	case "w":
+		return paramsW
+	case "cw":
+		return paramsCW
+	case "ccw":
+		return paramsCCW
+	}
+	return []string{commonWord(p)}
 }
 
 // commonWord is b as a string: the action names and the parameters agents

@@ -108,3 +108,42 @@ func BenchmarkDecodeActionGeneral(b *testing.B) {
 		}
 	}
 }
+
+// An answer with one direction or rotation is decoded without allocating:
+// its parameter list is shared. Sharing is safe only if nobody can grow one
+// action's list into another's: appending must copy.
+func TestDecodeUsualAction_OneParameterListsAreSharedAndCannotBeGrownInto(t *testing.T) {
+	for _, p := range []string{"n", "s", "e", "w", "cw", "ccw"} {
+		frame := []byte(`{"type":"action","content":{"id":7,"type":"move","p":["` + p + `"]}}`)
+		if allocs := testing.AllocsPerRun(100, func() {
+			if _, ok := DecodeUsualAction(frame); !ok {
+				t.Fatal("not decoded")
+			}
+		}); allocs != 0 {
+			t.Errorf("%s: %v allocations per decode, want 0", p, allocs)
+		}
+		a, _ := DecodeUsualAction(frame)
+		b, _ := DecodeUsualAction(frame)
+		grown := append(a.Params, "x")
+		grown[0] = "changed"
+		if b.Params[0] != p || len(b.Params) != 1 || a.Params[0] != p {
+			t.Errorf("%s: growing one decoded list changed another: %q, %q", p, a.Params, b.Params)
+		}
+	}
+	// Other single parameters, and lists of two, get lists of their own.
+	for _, frame := range []string{
+		`{"type":"action","content":{"id":7,"type":"adopt","p":["worker"]}}`,
+		`{"type":"action","content":{"id":7,"type":"clear","p":["1","-2"]}}`,
+		`{"type":"action","content":{"id":7,"type":"move","p":["n","e"]}}`,
+	} {
+		a, ok := DecodeUsualAction([]byte(frame))
+		b, _ := DecodeUsualAction([]byte(frame))
+		if !ok || len(a.Params) == 0 {
+			t.Fatalf("%s: not decoded (%v) or no parameters", frame, ok)
+		}
+		a.Params[0] = "changed"
+		if b.Params[0] == "changed" {
+			t.Errorf("%s: two decodes share a list that is not one of the constant ones", frame)
+		}
+	}
+}

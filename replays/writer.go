@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -130,17 +129,7 @@ func (w *Writer) Close() error {
 	return errors.Join(w.errs...)
 }
 
-func (w *Writer) hand(j job) {
-	select {
-	case w.jobs <- j:
-		return
-	default:
-	}
-	began := time.Now()
-	w.jobs <- j
-	w.log.Warn().Dur("waited", time.Since(began)).Int("queue", cap(w.jobs)).
-		Msg("replay writer is behind (slow disk); the step loop waited for it")
-}
+func (w *Writer) hand(j job) { HandOff(w.jobs, j, w.log, "replay writer") }
 
 func (w *Writer) run() {
 	defer close(w.done)

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/massim-go/massim/protocol"
 )
@@ -14,30 +15,46 @@ type snapshotCache struct {
 	dispensers      []DispenserSnapshot
 	blocks          []BlockSnapshot // of the last snapshot
 	seq             uint64          // Seq of the last snapshot
-	visit           []*thing        // scratch: the things whose structures a snapshot needs
+	// freeBlocks and freeObstacles are lists of snapshots that nobody reads
+	// any more (SnapshotReusing): the next patch of a list is written there.
+	freeBlocks    []BlockSnapshot
+	freeObstacles []ObstacleSnapshot
+	visit         []*thing // scratch: the things whose structures a snapshot needs
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
 // after Execute the step just executed). Arrays are in a stable order:
 // entities in creation order, blocks, obstacles and dispensers by id, zones,
 // clear events and norms in creation order, tasks by deadline, then name.
-func (w *World) Snapshot() *Snapshot {
-	s := &Snapshot{
-		Step:       w.step,
-		Entities:   make([]EntitySnapshot, 0, len(w.entities)),
-		GoalZones:  zoneSnapshots(w.goalZones),
-		RoleZones:  zoneSnapshots(w.roleZones),
-		Clear:      make([]ZoneSnapshot, 0, len(w.clears)),
-		Tasks:      []TaskSnapshot{},
-		Norms:      []NormSnapshot{},
-		Violations: make([]ViolationSnapshot, 0, len(w.violations)),
-		Scores:     w.Scores(),
-		Events:     slices.Clone(w.logEvents),
+func (w *World) Snapshot() *Snapshot { return w.SnapshotReusing(nil) }
+
+// SnapshotReusing is Snapshot built into the memory of spare (nil: new
+// memory): spare is a snapshot of this world that nobody reads any more,
+// nor any snapshot the world made before it. A snapshot's lists are tens of
+// KB on a big map; a replay writer that keeps only the last snapshot hands
+// back the one before, so that a step allocates none. The lists of blocks
+// and obstacles are shared by consecutive snapshots (see thingSnapshots);
+// spare's are taken only when it is the snapshot before the last one, whose
+// own lists are then the only ones still in use.
+func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
+	var old Snapshot
+	s := &Snapshot{}
+	if spare != nil && spare.Seq != 0 && spare.Seq <= w.snap.seq {
+		old, s = *spare, spare
+		*s = Snapshot{}
+		w.snap.takeThingLists(&old)
 	}
-	if s.Events == nil {
-		s.Events = []LogEvent{}
-	}
-	s.ThingsSince, s.ThingsChanged = w.thingChanges()
+	s.Step = w.step
+	s.Entities = reuse(old.Entities, len(w.entities))
+	s.GoalZones = appendZones(reuse(old.GoalZones, len(w.goalZones)), w.goalZones)
+	s.RoleZones = appendZones(reuse(old.RoleZones, len(w.roleZones)), w.roleZones)
+	s.Clear = reuse(old.Clear, len(w.clears))
+	s.Tasks = reuse(old.Tasks, 0)
+	s.Norms = reuse(old.Norms, 0)
+	s.Violations = reuse(old.Violations, len(w.violations))
+	s.Scores = w.appendScores(reuse(old.Scores, len(w.teams)))
+	s.Events = append(reuse(old.Events, len(w.logEvents)), w.logEvents...)
+	s.ThingsSince, s.ThingsChanged = w.thingChanges(old.ThingsChanged[:0])
 	w.snap.seq++
 	s.Seq = w.snap.seq
 	attached := w.thingSnapshots(s)
@@ -54,18 +71,27 @@ func (w *World) Snapshot() *Snapshot {
 	for _, c := range w.clears {
 		s.Clear = append(s.Clear, ZoneSnapshot{Pos: protocol.Pos{c.centre.X, c.centre.Y}, R: c.radius})
 	}
-	for _, t := range w.activeTasks() {
-		reqs := make([]TaskRequirementSnapshot, len(t.reqs))
-		for i, r := range t.reqs {
-			reqs[i] = TaskRequirementSnapshot{Pos: protocol.Pos{r.pos.X, r.pos.Y}, Type: r.typ}
+	for i, t := range w.activeTasks() {
+		var reqs []TaskRequirementSnapshot
+		if i < len(old.Tasks) {
+			reqs = old.Tasks[i].Requirements[:0] // read before s.Tasks[i] is overwritten
+		}
+		reqs = reuse(reqs, len(t.reqs))
+		for _, r := range t.reqs {
+			reqs = append(reqs, TaskRequirementSnapshot{Pos: protocol.Pos{r.pos.X, r.pos.Y}, Type: r.typ})
 		}
 		s.Tasks = append(s.Tasks, TaskSnapshot{Name: t.name, Deadline: t.deadline, Reward: t.reward(), Requirements: reqs})
 	}
 	for _, n := range w.norms {
 		if n.approved(w.step) {
+			var req []NormRequirementSnapshot
+			if i := len(s.Norms); i < len(old.Norms) {
+				req = old.Norms[i].Requirements[:0]
+			}
+			req = append(reuse(req, 1), NormRequirementSnapshot{Type: upper(n.req.typ), Name: n.req.name, Quantity: n.req.quantity})
 			s.Norms = append(s.Norms, NormSnapshot{
 				Name: n.name, Start: n.start, Until: n.until, Level: n.level, Punishment: n.punishment,
-				Requirements: []NormRequirementSnapshot{{Type: upper(n.req.typ), Name: n.req.name, Quantity: n.req.quantity}},
+				Requirements: req,
 			})
 		}
 	}
@@ -73,6 +99,32 @@ func (w *World) Snapshot() *Snapshot {
 		s.Violations = append(s.Violations, ViolationSnapshot{Norm: v.norm, Who: v.who})
 	}
 	return s
+}
+
+// reuse is list emptied for reuse, or a new empty list with room for n
+// when there is none (never nil: an empty list is [] in JSON, not null).
+func reuse[T any](list []T, n int) []T {
+	if list == nil {
+		return make([]T, 0, n)
+	}
+	return list[:0]
+}
+
+// takeThingLists keeps the block and obstacle lists of old, a snapshot
+// nobody reads any more, as the memory of the next patched lists — when no
+// snapshot still in use shares them: old must be the snapshot before the
+// last one, and its lists not the last one's (shared when nothing of their
+// kind changed).
+func (c *snapshotCache) takeThingLists(old *Snapshot) {
+	if old.Seq+1 != c.seq {
+		return
+	}
+	if cap(old.Blocks) > 0 && unsafe.SliceData(old.Blocks) != unsafe.SliceData(c.blocks) {
+		c.freeBlocks = old.Blocks[:0]
+	}
+	if cap(old.Obstacles) > 0 && unsafe.SliceData(old.Obstacles) != unsafe.SliceData(c.obstacles) {
+		c.freeObstacles = old.Obstacles[:0]
+	}
 }
 
 // dispenserSnapshots lists the dispensers; they never move or disappear, so
@@ -126,10 +178,9 @@ func (w *World) structureCells(visit []*thing) structureCells {
 	return out
 }
 
-func zoneSnapshots(zones []zone) []ZoneSnapshot {
-	out := make([]ZoneSnapshot, len(zones))
-	for i, z := range zones {
-		out[i] = ZoneSnapshot{Pos: protocol.Pos{z.centre.X, z.centre.Y}, R: z.radius}
+func appendZones(out []ZoneSnapshot, zones []zone) []ZoneSnapshot {
+	for _, z := range zones {
+		out = append(out, ZoneSnapshot{Pos: protocol.Pos{z.centre.X, z.centre.Y}, R: z.radius})
 	}
 	return out
 }

@@ -15,8 +15,9 @@ import (
 // its structure (a move moves every member, a link or unlink touches both
 // ends, and the members of a structure split by an unlink are all in the
 // structure of one end or the other afterwards). since is 0 when the change
-// list is unknown (first snapshot, or the journal overflowed).
-func (w *World) thingChanges() (since uint64, ids []int) {
+// list is unknown (first snapshot, or the journal overflowed). The list is
+// appended to ids (empty, memory to reuse).
+func (w *World) thingChanges(ids []int) (since uint64, _ []int) {
 	ts := w.things
 	journal, full := ts.journal, ts.journalFull
 	ts.journal, ts.journalFull = ts.journal[:0], false
@@ -64,12 +65,12 @@ func (w *World) thingSnapshots(s *Snapshot) structureCells {
 		}
 		c.visit = visit
 		attached := w.structureCells(visit)
-		c.blocks = patchThings(c.blocks, s.ThingsChanged, w.things.all, KindBlock,
+		c.blocks, c.freeBlocks = patchThings(c.blocks, c.freeBlocks, s.ThingsChanged, w.things.all, KindBlock,
 			func(b *BlockSnapshot) int { return b.ID },
 			func(t *thing) BlockSnapshot {
 				return BlockSnapshot{ID: t.id, Pos: protocol.Pos{t.pos.X, t.pos.Y}, Type: t.typ, Attached: attached.of(t)}
 			})
-		c.obstacles = patchThings(c.obstacles, s.ThingsChanged, w.things.all, KindObstacle,
+		c.obstacles, c.freeObstacles = patchThings(c.obstacles, c.freeObstacles, s.ThingsChanged, w.things.all, KindObstacle,
 			func(o *ObstacleSnapshot) int { return o.ID },
 			func(t *thing) ObstacleSnapshot {
 				return ObstacleSnapshot{ID: t.id, Pos: protocol.Pos{t.pos.X, t.pos.Y}, Attached: attached.of(t)}
@@ -110,8 +111,10 @@ func (w *World) thingSnapshots(s *Snapshot) structureCells {
 // patchThings is prev (a list in ascending id order, never modified) with
 // the entries of the things of one kind among changed (ascending ids)
 // replaced by their current record, dropped when removed, or added; prev
-// itself when no thing of that kind is listed.
-func patchThings[T any](prev []T, changed []int, all []*thing, kind Kind, idOf func(*T) int, record func(*thing) T) []T {
+// itself when no thing of that kind is listed. The patched list is written
+// into free (memory nobody reads) when it is large enough; the second
+// result is what is left of free for later.
+func patchThings[T any](prev, free []T, changed []int, all []*thing, kind Kind, idOf func(*T) int, record func(*thing) T) ([]T, []T) {
 	n := 0
 	for _, id := range changed {
 		if all[id].kind == kind {
@@ -119,9 +122,12 @@ func patchThings[T any](prev []T, changed []int, all []*thing, kind Kind, idOf f
 		}
 	}
 	if n == 0 {
-		return prev
+		return prev, free
 	}
-	out := make([]T, 0, len(prev)+n)
+	out := free[:0]
+	if cap(out) < len(prev)+n {
+		out = make([]T, 0, len(prev)+n)
+	}
 	i := 0
 	for _, id := range changed {
 		t := all[id]
@@ -146,5 +152,5 @@ func patchThings[T any](prev []T, changed []int, all []*thing, kind Kind, idOf f
 			out = append(out, record(t))
 		}
 	}
-	return append(out, prev[i:]...)
+	return append(out, prev[i:]...), nil
 }

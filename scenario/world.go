@@ -216,10 +216,11 @@ func ScoresInOrder(teams []string, scores []TeamScore) []int64 {
 }
 
 // Scores lists every team's score in match order.
-func (w *World) Scores() []TeamScore {
-	out := make([]TeamScore, len(w.teams))
+func (w *World) Scores() []TeamScore { return w.appendScores(make([]TeamScore, 0, len(w.teams))) }
+
+func (w *World) appendScores(out []TeamScore) []TeamScore {
 	for i, t := range w.teams {
-		out[i] = TeamScore{Team: t.Name, Score: w.scores[i]}
+		out = append(out, TeamScore{Team: t.Name, Score: w.scores[i]})
 	}
 	return out
 }

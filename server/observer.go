@@ -71,6 +71,18 @@ type ScoreObserver interface {
 	StepScored(info SimInfo, step int, scores []scenario.TeamScore)
 }
 
+// SnapshotRecycler is an Observer that says which snapshot it no longer
+// reads: when it is the only observer that gets snapshots, the step loop
+// builds the next snapshot into that one's memory (scenario's
+// World.SnapshotReusing) instead of allocating tens of KB per step.
+type SnapshotRecycler interface {
+	Observer
+	// SpareSnapshot is asked right after StepDone: a snapshot given to
+	// StepDone that the observer reads no more, nor any given before it
+	// (nil: none). It must be the one before the last, or older.
+	SpareSnapshot() *scenario.Snapshot
+}
+
 // Observer watches simulations: replay writers, the live monitor, progress
 // lines. Calls come from the step loop, one at a time and in order; an
 // observer must return quickly and never block (hand work off, drop if late).

@@ -139,6 +139,9 @@ func (s *session) readFrame(reader *protocol.FrameReader) error {
 // dropped, anything but "would block" ends the reading. (Apart from
 // readFrame: its variable for errors.As would go to the heap for every frame.)
 func (s *session) frameFailed(err error) error {
+	if err == protocol.ErrWouldBlock { // after every batch of answers: no reflection, no allocation
+		return err
+	}
 	var tooLarge *protocol.FrameTooLargeError
 	switch {
 	case errors.As(err, &tooLarge):

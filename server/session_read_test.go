@@ -1,10 +1,12 @@
 package server
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -85,5 +87,25 @@ func TestSessionReader_AnswersArriveHoweverTheBytesAreCut(t *testing.T) {
 	require.NoError(t, ts.err)
 	for step, w := range ways {
 		assert.Equal(t, "skip", rec.entity(step, "agentA1").Action, "step %d: %s", step, w.name)
+	}
+}
+
+// wouldBlockSource is a socket with nothing to read.
+type wouldBlockSource struct{}
+
+func (wouldBlockSource) Read([]byte) (int, error) { return 0, protocol.ErrWouldBlock }
+
+// Every batch of answers ends in a read that finds the socket empty: that
+// must cost nothing (it went through errors.As, with an allocation, each time).
+func TestSession_AnEmptySocketCostsNoAllocation(t *testing.T) {
+	s := &session{acc: &account{user: "a"}, srv: &Server{log: zerolog.Nop()}, log: zerolog.Nop()}
+	reader := protocol.NewFrameReader(wouldBlockSource{}, 0)
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := s.readFrame(reader); !errors.Is(err, protocol.ErrWouldBlock) {
+			t.Fatalf("readFrame = %v, want ErrWouldBlock", err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per empty read, want 0", allocs)
 	}
 }

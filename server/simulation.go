@@ -24,7 +24,9 @@ type simulation struct {
 	enc          requestEncoder             // of the request-actions
 	conduct      *conduct                   // the participants' AgentStats
 	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
+	spare        *scenario.Snapshot         // memory for the next snapshot (SnapshotRecycler)
 	pacer        answerPacer                // how long to let the answers gather before reading them
+	timer        *time.Timer                // of the time to answer, one for all steps
 	log          zerolog.Logger
 }
 
@@ -169,6 +171,7 @@ func (sim *simulation) step(ctx context.Context) error {
 func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answer) {
 	w := sim.world
 	var snap *scenario.Snapshot
+	takers, recycler := 0, SnapshotRecycler(nil)
 	for _, o := range sim.srv.opts.Observers {
 		if so, ok := o.(ScoreObserver); ok {
 			so.StepScored(sim.info, w.Step(), scores)
@@ -178,9 +181,14 @@ func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answ
 			r.StepAnswers(sim.info, w.Step(), answers)
 		}
 		if snap == nil {
-			snap = w.Snapshot()
+			snap, sim.spare = w.SnapshotReusing(sim.spare), nil
 		}
 		o.StepDone(sim.info, snap)
+		takers++
+		recycler, _ = o.(SnapshotRecycler)
+	}
+	if takers == 1 && recycler != nil { // with more, each would have to give it back
+		sim.spare = recycler.SpareSnapshot()
 	}
 }
 
@@ -191,7 +199,12 @@ func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answ
 // later answers and reconnections belong to the next step. settled says
 // that nobody was missing when it closed.
 func (sim *simulation) awaitActions(ctx context.Context, timeToAnswer time.Duration, gate *stepGate) (settled bool, err error) {
-	timer := time.NewTimer(timeToAnswer)
+	if sim.timer == nil {
+		sim.timer = time.NewTimer(timeToAnswer)
+	} else {
+		sim.timer.Reset(timeToAnswer) // since Go 1.23 no stale expiry survives Stop or Reset
+	}
+	timer := sim.timer
 	defer timer.Stop()
 	for {
 		if gate.waiting.Load() == 0 {

@@ -35,15 +35,22 @@ type Options struct {
 	Observer func(snap *scenario.Snapshot, answers []codec.Answer)
 	// Sinks are fed by Record's stream besides the compact file.
 	Sinks []stream.Sink
+	// Recycle makes Record build each snapshot into the memory of the one
+	// its stream gives back (server.SnapshotRecycler), as the server's step
+	// loop does. Played.Snapshots then holds only the initial snapshot: the
+	// others are overwritten.
+	Recycle bool
 }
 
 // Play plays match entry index of cfg between the config's first teams.
 func Play(cfg *config.Config, index int, opts Options) (*Played, error) {
-	return playWith(cfg, index, opts, nil)
+	return playWith(cfg, index, opts, nil, nil)
 }
 
 // playWith is Play; begin sees the world and its initial snapshot first.
-func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.World, *scenario.Snapshot)) (*Played, error) {
+// With spare set, each snapshot is built into the memory of the one it
+// returns (and not kept).
+func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.World, *scenario.Snapshot), spare func() *scenario.Snapshot) (*Played, error) {
 	m := cfg.Match[index]
 	if opts.Steps > 0 {
 		m.Steps = opts.Steps
@@ -125,8 +132,13 @@ func playWith(cfg *config.Config, index int, opts Options, begin func(*scenario.
 		if err := w.Execute(actions); err != nil {
 			return nil, fmt.Errorf("matchtest: %w", err)
 		}
-		snap := w.Snapshot()
-		p.Snapshots = append(p.Snapshots, snap)
+		var snap *scenario.Snapshot
+		if spare != nil {
+			snap = w.SnapshotReusing(spare())
+		} else {
+			snap = w.Snapshot()
+			p.Snapshots = append(p.Snapshots, snap)
+		}
 		p.Answers = append(p.Answers, answers)
 		if opts.Observer != nil {
 			opts.Observer(snap, answers)

@@ -19,6 +19,9 @@ type Recorded struct {
 	*Played
 	Path string
 	Info server.SimInfo
+	// Reused counts the snapshots built into the memory of one the stream
+	// gave back (Options.Recycle).
+	Reused int
 }
 
 // Record plays match entry index of cfg and writes its replay into dir;
@@ -50,10 +53,21 @@ func Record(cfg *config.Config, index int, opts Options, dir string, stopAfter i
 		s.StepAnswers(info, snap.Step, serverAnswers(answers))
 		s.StepDone(info, snap)
 	}
+	var spare func() *scenario.Snapshot
+	reused := 0
+	if opts.Recycle {
+		spare = func() *scenario.Snapshot {
+			snap := s.SpareSnapshot()
+			if snap != nil {
+				reused++
+			}
+			return snap
+		}
+	}
 	p, err := playWith(cfg, index, opts, func(w *scenario.World, initial *scenario.Snapshot) {
 		info.Agents = w.Agents()
 		s.SimulationStarted(info, w.Static(info.Name), initial)
-	})
+	}, spare)
 	if err != nil {
 		_ = s.Close()
 		return nil, err
@@ -64,7 +78,7 @@ func Record(cfg *config.Config, index int, opts Options, dir string, stopAfter i
 	if err := s.Close(); err != nil {
 		return nil, err
 	}
-	return &Recorded{Played: p, Path: stream.CompactPath(dir, info), Info: info}, nil
+	return &Recorded{Played: p, Path: stream.CompactPath(dir, info), Info: info, Reused: reused}, nil
 }
 
 // serverAnswers turns recorded answers into the server's form.

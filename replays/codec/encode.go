@@ -53,6 +53,10 @@ func NewEncoder(width, height, interval int) *Encoder {
 	return &Encoder{grid: grid{w: width, h: height}, interval: interval}
 }
 
+// Previous is the snapshot the next delta is computed from (nil before the
+// first record and after Reset); the encoder reads no older one.
+func (e *Encoder) Previous() *scenario.Snapshot { return e.prev }
+
 // Interval is the keyframe interval.
 func (e *Encoder) Interval() int { return e.interval }
 

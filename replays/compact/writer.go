@@ -153,7 +153,21 @@ func (w *Writer) Add(step int, key bool, rec []byte, scores []scenario.TeamScore
 	}
 	w.index.Last = step
 	w.index.Scores = append(w.index.Scores, scenario.ScoresInOrder(w.meta.Static.Teams, scores))
+	if ChunkFull(w.chunkCount, step, w.meta.Interval, w.opts.ChunkSteps) {
+		// Written now, not when the next step arrives: the same chunks,
+		// on disk a step sooner (and a batch of steps handed over at once
+		// ends with its chunk written).
+		w.flushChunk(codec.SegmentOf(step+1, w.meta.Interval) != seg)
+	}
 	return w.err
+}
+
+// ChunkFull reports whether a chunk of count steps that ends with step is
+// complete: it holds chunkSteps steps, or the next step starts a segment.
+// (A keyframe out of schedule, after a hole, also ends the chunk before it;
+// that is only known when it arrives.)
+func ChunkFull(count, step, interval, chunkSteps int) bool {
+	return count >= chunkSteps || codec.IsKeyframeStep(step+1, interval)
 }
 
 // Flush writes the open chunk now, even if it is not full (a simulation

@@ -9,21 +9,71 @@ import (
 
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
 
 // CompactFiles is the sink that writes one compact replay file per
 // simulation into a folder: <matchStart>-<simName>.mreplay.
+//
+// It is an InlineSink: on the step loop it only copies each step's record
+// and scores into a batch; a goroutine of its own creates, writes, syncs and
+// closes the files. A batch is handed over when it ends a chunk of the file
+// (compact.ChunkFull), so a simulation wakes that goroutine once per chunk,
+// not once per step, and each chunk is on disk as soon as its last step is
+// done.
 type CompactFiles struct {
 	dir  string
 	opts compact.WriterOptions
 	log  zerolog.Logger
+
+	// The step loop's side.
+	ops      chan fileOp   // to the writer goroutine; nil until the first Begin
+	free     chan *batch   // batches the writer is done with, for reuse
+	done     chan struct{} // closed when the writer goroutine ends
+	cur      *batch        // the steps not handed over yet
+	inChunk  int           // steps since the last chunk ended
+	interval int           // the running simulation's keyframe interval
+
+	// The writer goroutine's side (Close reads errs once it ended).
 	w    *compact.Writer
 	errs []error
 }
 
+var _ InlineSink = (*CompactFiles)(nil)
+
+// fileOp is one piece of work for the writer goroutine: begin a file,
+// append a batch of steps, or end the file.
+type fileOp struct {
+	sim      *Sim
+	begin    bool
+	batch    *batch
+	end      bool
+	complete bool // end: the simulation ran to its last step
+}
+
+// batch holds the records of consecutive steps, copied.
+type batch struct {
+	records []byte
+	scores  []scenario.TeamScore
+	steps   []batchStep
+}
+
+type batchStep struct {
+	step          int
+	key           bool
+	recEnd, scEnd int // where the step's record and scores end in the batch
+}
+
+// opsQueue is the number of operations (batches of about a chunk) queued
+// for the writer goroutine before the step loop waits for it.
+const opsQueue = 16
+
 // NewCompactFiles writes the replays into dir (which must exist).
 func NewCompactFiles(dir string, opts compact.WriterOptions, log zerolog.Logger) *CompactFiles {
+	if opts.ChunkSteps <= 0 {
+		opts.ChunkSteps = compact.DefaultChunkSteps
+	}
 	return &CompactFiles{dir: dir, opts: opts, log: log}
 }
 
@@ -32,29 +82,117 @@ func CompactPath(dir string, info server.SimInfo) string {
 	return filepath.Join(dir, replays.FolderName(info.MatchStart, info.Name)+compact.Extension)
 }
 
+// Inline implements InlineSink.
+func (c *CompactFiles) Inline() {}
+
 // Begin implements Sink.
 func (c *CompactFiles) Begin(sim *Sim) {
-	w, err := compact.Create(CompactPath(c.dir, sim.Info), sim.Meta, c.opts)
-	if err != nil {
-		c.fail(sim, err)
-		return
+	if c.ops == nil {
+		c.ops, c.free, c.done = make(chan fileOp, opsQueue), make(chan *batch, 4), make(chan struct{})
+		go c.run()
 	}
-	c.w = w
+	c.interval, c.inChunk = sim.Meta.Interval, 0
+	c.send(fileOp{sim: sim, begin: true})
 }
 
 // Step implements Sink.
 func (c *CompactFiles) Step(f *Frame) {
-	if c.w == nil {
+	if c.ops == nil {
 		return
 	}
-	if err := c.w.Add(f.Step, f.Keyframe, f.Record, f.Snapshot.Scores); err != nil {
-		c.fail(f.Sim, err)
-		c.abandon()
+	b := c.cur
+	if b == nil {
+		select {
+		case b = <-c.free:
+		default:
+			b = &batch{}
+		}
+		c.cur = b
+	}
+	b.records = append(b.records, f.Record...)
+	b.scores = append(b.scores, f.Snapshot.Scores...)
+	b.steps = append(b.steps, batchStep{step: f.Step, key: f.Keyframe, recEnd: len(b.records), scEnd: len(b.scores)})
+	if f.Keyframe {
+		c.inChunk = 0 // a keyframe starts a chunk
+	}
+	c.inChunk++
+	if compact.ChunkFull(c.inChunk, f.Step, c.interval, c.opts.ChunkSteps) {
+		c.inChunk = 0
+		c.flushBatch(f.Sim)
 	}
 }
 
 // End implements Sink.
 func (c *CompactFiles) End(sim *Sim, result *server.SimResult) {
+	if c.ops == nil {
+		return
+	}
+	c.flushBatch(sim)
+	c.send(fileOp{sim: sim, end: true, complete: result != nil})
+}
+
+// Close implements Sink: it waits until every file is written and closed.
+func (c *CompactFiles) Close() error {
+	if c.ops != nil {
+		close(c.ops)
+		<-c.done
+		c.ops = nil
+	}
+	return errors.Join(c.errs...)
+}
+
+func (c *CompactFiles) flushBatch(sim *Sim) {
+	if c.cur != nil && len(c.cur.steps) > 0 {
+		c.send(fileOp{sim: sim, batch: c.cur})
+		c.cur = nil
+	}
+}
+
+// send hands an operation to the writer goroutine.
+func (c *CompactFiles) send(op fileOp) { replays.HandOff(c.ops, op, c.log, "compact replay writer") }
+
+// run is the writer goroutine.
+func (c *CompactFiles) run() {
+	defer close(c.done)
+	for op := range c.ops {
+		switch {
+		case op.begin:
+			c.abandon() // a simulation that never ended
+			w, err := compact.Create(CompactPath(c.dir, op.sim.Info), op.sim.Meta, c.opts)
+			if err != nil {
+				c.fail(op.sim, err)
+				continue
+			}
+			c.w = w
+		case op.batch != nil:
+			c.write(op.sim, op.batch)
+		case op.end:
+			c.finish(op.sim, op.complete)
+		}
+	}
+	c.abandon()
+}
+
+// write appends a batch's steps to the file and gives the batch back.
+func (c *CompactFiles) write(sim *Sim, b *batch) {
+	recAt, scAt := 0, 0
+	for _, s := range b.steps {
+		if c.w != nil {
+			if err := c.w.Add(s.step, s.key, b.records[recAt:s.recEnd], b.scores[scAt:s.scEnd]); err != nil {
+				c.fail(sim, err)
+				c.abandon()
+			}
+		}
+		recAt, scAt = s.recEnd, s.scEnd
+	}
+	b.records, b.scores, b.steps = b.records[:0], b.scores[:0], b.steps[:0]
+	select {
+	case c.free <- b:
+	default:
+	}
+}
+
+func (c *CompactFiles) finish(sim *Sim, complete bool) {
 	if c.w == nil {
 		return
 	}
@@ -62,13 +200,10 @@ func (c *CompactFiles) End(sim *Sim, result *server.SimResult) {
 	c.w = nil
 	if err != nil {
 		c.fail(sim, err)
-	} else if result == nil {
+	} else if !complete {
 		c.log.Warn().Str("sim", sim.Info.Name).Msg("replay is incomplete: the simulation was cut short")
 	}
 }
-
-// Close implements Sink.
-func (c *CompactFiles) Close() error { return errors.Join(c.errs...) }
 
 func (c *CompactFiles) abandon() {
 	if c.w != nil {

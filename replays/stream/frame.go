@@ -94,6 +94,18 @@ type Sink interface {
 	Close() error
 }
 
+// InlineSink is a Sink that the stream calls on the step loop, in the
+// observer calls: its Begin, Step and End are cheap and never block (it
+// does its I/O on a goroutine of its own), and it keeps nothing of a frame
+// after Step returns (it copies what it needs). A step then wakes no other
+// goroutine for it; and when every sink is inline, the stream reuses each
+// step's frame and record buffer.
+type InlineSink interface {
+	Sink
+	// Inline marks the sink; it is never called.
+	Inline()
+}
+
 // MetaOf builds the match record of a simulation.
 func MetaOf(info server.SimInfo, static scenario.Static, interval int) (compact.Meta, error) {
 	match, err := json.Marshal(info.Config)

@@ -3,17 +3,17 @@ package stream
 import (
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 )
 
 // DefaultQueue is the default number of steps queued between the step loop
-// and the stream's goroutine.
+// and the goroutine of the queued sinks.
 const DefaultQueue = 64
 
 // Options tune a Stream.
@@ -28,20 +28,28 @@ type Options struct {
 // Stream is a server.Observer (and server.ActionRecorder) that encodes
 // every step once and feeds its sinks.
 //
-// Hand-off: the observer calls queue and return. When the queue is full the
-// step loop waits (logged): replays must not lose steps. The sinks' work is
-// small (appending to a file, queueing for viewers), so with a disk that
-// keeps up this never happens.
+// The encoding runs on the caller's goroutine (the step loop): a step's
+// record is a few microseconds of work, less than waking another goroutine
+// for it. Inline sinks are called there too; the other sinks get the frames
+// on the stream's goroutine, through a queue. When that queue is full the
+// step loop waits (logged): replays must not lose steps. The queued sinks'
+// work is small (queueing for viewers), so this never happens in practice.
 type Stream struct {
-	opts  Options
-	sinks []Sink
-	jobs  chan job
-	done  chan struct{}
-	mu    sync.RWMutex // held for reading while handing off, for writing to close
-	shut  bool
-	errs  []error
+	opts   Options
+	inline []Sink
+	queued []Sink
+	jobs   chan job      // to the queued sinks; nil without any
+	done   chan struct{} // closed when the queued sinks are finished
+	// recycle is set when no sink keeps a frame: the snapshots the encoder
+	// is done with are offered back (SpareSnapshot), and the record buffer
+	// and the frame are reused for every step.
+	recycle bool
 
-	answers []server.Answer // of the step about to be reported (step loop only)
+	mu    sync.Mutex // held by every observer call and by Close
+	shut  bool
+	st    state
+	spare *scenario.Snapshot // what SpareSnapshot returns next
+	errs  []error            // of the sinks' Close
 }
 
 type jobKind uint8
@@ -53,28 +61,31 @@ const (
 )
 
 type job struct {
-	kind    jobKind
-	info    server.SimInfo
-	static  scenario.Static
-	snap    *scenario.Snapshot
-	answers []server.Answer
-	result  *server.SimResult
+	kind   jobKind
+	sim    *Sim
+	frame  *Frame
+	result *server.SimResult
 }
 
 var (
-	_ server.Observer       = (*Stream)(nil)
-	_ server.ActionRecorder = (*Stream)(nil)
-	_ server.StatusObserver = (*Stream)(nil)
+	_ server.Observer         = (*Stream)(nil)
+	_ server.ActionRecorder   = (*Stream)(nil)
+	_ server.StatusObserver   = (*Stream)(nil)
+	_ server.SnapshotRecycler = (*Stream)(nil)
 )
 
 // TournamentStatusChanged implements server.StatusObserver: sinks that
 // want the tournament's status (the monitor) get it at once; it never blocks.
 func (s *Stream) TournamentStatusChanged(st server.TournamentStatus) {
-	for _, k := range s.sinks {
+	for _, k := range s.sinks() {
 		if o, ok := k.(server.StatusObserver); ok {
 			o.TournamentStatusChanged(st)
 		}
 	}
+}
+
+func (s *Stream) sinks() []Sink {
+	return append(s.inline[:len(s.inline):len(s.inline)], s.queued...)
 }
 
 // New starts a stream feeding sinks; Close stops it.
@@ -85,28 +96,84 @@ func New(opts Options, sinks ...Sink) *Stream {
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
 	}
-	s := &Stream{opts: opts, sinks: sinks, jobs: make(chan job, opts.Queue), done: make(chan struct{})}
-	go s.run()
+	s := &Stream{opts: opts, done: make(chan struct{})}
+	for _, k := range sinks {
+		if _, ok := k.(InlineSink); ok {
+			s.inline = append(s.inline, k)
+		} else {
+			s.queued = append(s.queued, k)
+		}
+	}
+	s.recycle = len(s.queued) == 0
+	if len(s.queued) > 0 {
+		s.jobs = make(chan job, opts.Queue)
+		go s.run()
+	} else {
+		close(s.done)
+	}
 	return s
 }
 
 // SimulationStarted implements server.Observer.
 func (s *Stream) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
-	s.hand(job{kind: jobStart, info: info, static: static, snap: initial})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shut {
+		return
+	}
+	s.end(nil)
+	s.start(info, static, initial)
 }
 
 // StepAnswers implements server.ActionRecorder.
-func (s *Stream) StepAnswers(_ server.SimInfo, _ int, answers []server.Answer) { s.answers = answers }
+func (s *Stream) StepAnswers(_ server.SimInfo, _ int, answers []server.Answer) {
+	s.mu.Lock()
+	s.st.answers = answers
+	s.mu.Unlock()
+}
 
 // StepDone implements server.Observer.
 func (s *Stream) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
-	s.hand(job{kind: jobStep, info: info, snap: snap, answers: s.answers})
-	s.answers = nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	answers := s.st.answers
+	s.st.answers = nil
+	if s.shut || s.st.sim == nil || s.st.sim.Info.Name != info.Name {
+		return
+	}
+	prev := s.st.enc.Previous()
+	f := s.encode(snap, answers)
+	for _, k := range s.inline {
+		k.Step(f)
+	}
+	if len(s.queued) > 0 {
+		s.hand(job{kind: jobStep, frame: f})
+	}
+	if s.recycle && prev != s.st.sim.Initial.Snapshot {
+		s.spare = prev // the encoder compares the next step with snap, not prev
+	}
+}
+
+// SpareSnapshot implements server.SnapshotRecycler: when no sink keeps
+// frames, the snapshot before the last one given to StepDone is read no
+// more (the encoder keeps only the last one). The initial snapshot is never
+// given back: sinks may read it in Sim.Initial.
+func (s *Stream) SpareSnapshot() *scenario.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	spare := s.spare
+	s.spare = nil
+	return spare
 }
 
 // SimulationEnded implements server.Observer.
 func (s *Stream) SimulationEnded(info server.SimInfo, result server.SimResult) {
-	s.hand(job{kind: jobEnd, info: info, result: &result})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shut || s.st.sim == nil || s.st.sim.Info.Name != info.Name {
+		return
+	}
+	s.end(&result)
 }
 
 // Close finishes the current simulation (cut short if it did not end),
@@ -114,116 +181,139 @@ func (s *Stream) SimulationEnded(info server.SimInfo, result server.SimResult) {
 // ignored.
 func (s *Stream) Close() error {
 	s.mu.Lock()
-	if !s.shut {
-		s.shut = true
+	if s.shut {
+		s.mu.Unlock()
+		<-s.done
+		return errors.Join(s.errs...)
+	}
+	s.shut = true
+	s.end(nil)
+	if s.jobs != nil {
 		close(s.jobs)
 	}
 	s.mu.Unlock()
-	<-s.done
+	<-s.done // the queued sinks are closed
+	for _, k := range s.inline {
+		if err := k.Close(); err != nil {
+			s.errs = append(s.errs, err)
+		}
+	}
 	return errors.Join(s.errs...)
 }
 
-func (s *Stream) hand(j job) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.shut {
-		return
-	}
-	select {
-	case s.jobs <- j:
-		return
-	default:
-	}
-	began := time.Now()
-	s.jobs <- j
-	s.opts.Log.Warn().Dur("waited", time.Since(began)).Int("queue", cap(s.jobs)).
-		Msg("replay stream is behind (slow disk?); the step loop waited for it")
-}
+// hand queues a job for the queued sinks (with s.mu held).
+func (s *Stream) hand(j job) { replays.HandOff(s.jobs, j, s.opts.Log, "replay stream") }
 
-// state is owned by the stream's goroutine.
+// state is the running simulation's, guarded by Stream.mu.
 type state struct {
 	sim *Sim
 	enc *codec.Encoder
-	// answers is the scratch buffer of the step's answers as the encoder
+	// answers are the server's answers of the step about to be reported.
+	answers []server.Answer
+	// recorded is the scratch buffer of the step's answers as the encoder
 	// takes them; frames keep the server's answers and convert them again
 	// only when a viewer needs a keyframe (KeyRecord), so a step allocates
 	// no copy of every agent's answer.
-	answers []codec.Answer
+	recorded []codec.Answer
+	// record and frame are reused for every step when Stream.recycle is set.
+	record []byte
+	frame  Frame
 }
 
+// run feeds the queued sinks.
 func (s *Stream) run() {
 	defer close(s.done)
-	var st state
 	for j := range s.jobs {
 		switch j.kind {
 		case jobStart:
-			s.end(&st, nil)
-			s.start(&st, j)
+			for _, k := range s.queued {
+				k.Begin(j.sim)
+			}
+			for _, k := range s.queued {
+				k.Step(j.sim.Initial)
+			}
 		case jobStep:
-			if st.sim != nil && st.sim.Info.Name == j.info.Name {
-				s.step(&st, j.snap, j.answers)
+			for _, k := range s.queued {
+				k.Step(j.frame)
 			}
 		case jobEnd:
-			if st.sim != nil && st.sim.Info.Name == j.info.Name {
-				s.end(&st, j.result)
+			for _, k := range s.queued {
+				k.End(j.sim, j.result)
 			}
 		}
 	}
-	s.end(&st, nil)
-	for _, k := range s.sinks {
+	for _, k := range s.queued {
 		if err := k.Close(); err != nil {
 			s.errs = append(s.errs, err)
 		}
 	}
 }
 
-func (s *Stream) start(st *state, j job) {
-	meta, err := MetaOf(j.info, j.static, s.opts.Interval)
+func (s *Stream) start(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+	meta, err := MetaOf(info, static, s.opts.Interval)
 	if err != nil {
-		s.opts.Log.Error().Err(err).Str("sim", j.info.Name).Msg("replay without its match record")
-		meta, _ = MetaOf(server.SimInfo{Name: j.info.Name, MatchStart: j.info.MatchStart}, j.static, s.opts.Interval)
+		s.opts.Log.Error().Err(err).Str("sim", info.Name).Msg("replay without its match record")
+		meta, _ = MetaOf(server.SimInfo{Name: info.Name, MatchStart: info.MatchStart}, static, s.opts.Interval)
 		meta.Record = nil
 	}
-	st.sim = &Sim{Info: j.info, Static: j.static, Meta: meta}
-	st.enc = codec.NewEncoder(j.static.Width, j.static.Height, s.opts.Interval)
-	st.sim.Initial = s.encode(st, j.snap, nil)
-	for _, k := range s.sinks {
+	st := &s.st
+	st.sim = &Sim{Info: info, Static: static, Meta: meta}
+	st.enc = codec.NewEncoder(static.Width, static.Height, s.opts.Interval)
+	st.sim.Initial = s.newFrame(initial, nil, false)
+	for _, k := range s.inline {
 		k.Begin(st.sim)
 	}
-	for _, k := range s.sinks {
+	for _, k := range s.inline {
 		k.Step(st.sim.Initial)
 	}
-}
-
-func (s *Stream) step(st *state, snap *scenario.Snapshot, answers []server.Answer) {
-	f := s.encode(st, snap, answers)
-	for _, k := range s.sinks {
-		k.Step(f)
+	if len(s.queued) > 0 {
+		s.hand(job{kind: jobStart, sim: st.sim})
 	}
 }
 
-func (s *Stream) encode(st *state, snap *scenario.Snapshot, answers []server.Answer) *Frame {
+// encode makes the frame of a step.
+func (s *Stream) encode(snap *scenario.Snapshot, answers []server.Answer) *Frame {
+	return s.newFrame(snap, answers, s.recycle)
+}
+
+func (s *Stream) newFrame(snap *scenario.Snapshot, answers []server.Answer, reuse bool) *Frame {
+	st := &s.st
 	var recorded []codec.Answer
 	if answers != nil {
-		st.answers = appendRecordAnswers(st.answers[:0], answers)
-		recorded = st.answers
+		st.recorded = appendRecordAnswers(st.recorded[:0], answers)
+		recorded = st.recorded
 	}
-	rec, key, err := st.enc.Encode(nil, snap, recorded)
+	var dst []byte
+	if reuse {
+		dst = st.record[:0]
+	}
+	rec, key, err := st.enc.Encode(dst, snap, recorded)
 	if err != nil {
 		s.opts.Log.Warn().Err(err).Int("step", snap.Step).Msg("answers not recorded for this step")
 		answers = nil
 	}
-	return &Frame{Sim: st.sim, Step: snap.Step, Snapshot: snap, answers: answers, Record: rec, Keyframe: key, table: st.enc.Table()}
+	f := &Frame{}
+	if reuse {
+		st.record, f = rec, &st.frame
+		*f = Frame{}
+	}
+	f.Sim, f.Step, f.Snapshot, f.answers, f.Record, f.Keyframe, f.table = st.sim, snap.Step, snap, answers, rec, key, st.enc.Table()
+	return f
 }
 
-func (s *Stream) end(st *state, result *server.SimResult) {
+// end finishes the running simulation, if any (with s.mu held).
+func (s *Stream) end(result *server.SimResult) {
+	st := &s.st
 	if st.sim == nil {
 		return
 	}
-	for _, k := range s.sinks {
+	for _, k := range s.inline {
 		k.End(st.sim, result)
 	}
-	st.sim, st.enc = nil, nil
+	if len(s.queued) > 0 {
+		s.hand(job{kind: jobEnd, sim: st.sim, result: result})
+	}
+	st.sim, st.enc, s.spare = nil, nil, nil
 }
 
 // appendRecordAnswers appends the server's answers, converted, to out.

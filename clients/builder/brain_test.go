@@ -471,3 +471,20 @@ func TestASubmitterWaitsWhileAConnectWouldBreakACarryNorm(t *testing.T) {
 		})
 	}
 }
+
+func TestAgentsDropFourStepsBeforeACarryNormStarts(t *testing.T) {
+	// A detach fails at random now and then: dropping only two steps ahead,
+	// two failures in a row broke a Carry norm of 0 (sim3 seed 8 vs random).
+	for _, tt := range []struct {
+		start int
+		drop  bool
+	}{{carryAhead, true}, {carryAhead + 1, false}} {
+		b := started(t, newTeam(t), 1)
+		p := percept(0, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"})
+		p.Attached = []protocol.Pos{{0, 1}}
+		p.Norms = carryNorm(tt.start, 20, 0)
+		b.attached = []game.Pos{{Y: 1}}
+		got := act(b, 0, p)
+		assert.Equal(t, tt.drop, got == game.Detach(game.S), "norm from step %d: got %v", tt.start, got)
+	}
+}

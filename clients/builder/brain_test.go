@@ -485,6 +485,6 @@ func TestAgentsDropFourStepsBeforeACarryNormStarts(t *testing.T) {
 		p.Norms = carryNorm(tt.start, 20, 0)
 		b.attached = []game.Pos{{Y: 1}}
 		got := act(b, 0, p)
-		assert.Equal(t, tt.drop, got == game.Detach(game.S), "norm from step %d: got %v", tt.start, got)
+		assert.Equal(t, tt.drop, got.Equal(game.Detach(game.S)), "norm from step %d: got %v", tt.start, got)
 	}
 }

@@ -126,7 +126,7 @@ func patchThings[T any](prev, free []T, changed []int, all []*thing, kind Kind, 
 	}
 	out := free[:0]
 	if cap(out) < len(prev)+n {
-		out = make([]T, 0, len(prev)+n)
+		out = make([]T, 0, (len(prev)+n)*9/8) // room for the list to grow and still be patched here later
 	}
 	i := 0
 	for _, id := range changed {

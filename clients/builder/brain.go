@@ -108,6 +108,7 @@ func (b *brain) Act(ra *protocol.RequestAction) (string, []string) {
 	b.noteLastMove()
 	b.noticeHiddenLinks()
 	b.mem.Update(&b.p, b.role.Vision, b.sentSpeed)
+	b.noteWalkCycle()
 	b.team.squad.report(b)
 	b.inst.Blackboard().Set("role", bt.String(b.wantedRole()))
 	b.actedBy = ""

@@ -397,3 +397,44 @@ func carryNorm(start, until, limit int) []protocol.Norm {
 	return []protocol.Norm{{Name: "n1", Start: start, Until: until, Level: "individual", Punishment: 5,
 		Requirements: []protocol.NormRequirement{{Type: "block", Name: "any", Quantity: limit}}}}
 }
+
+func TestAWalkToARoleZoneBackAndForthBetweenTwoCellsIsBroken(t *testing.T) {
+	// sim2 seed 1 vs builder: two constructors on their way to a role zone,
+	// one behind the other in a corridor, stepped east and west together for
+	// 24 steps (each one's route went round the other).
+	walk := func(b *brain, step int, dir, skill string) {
+		p := percept(step)
+		p.LastAction, p.LastActionParams, p.LastActionResult = "move", []string{dir}, "success"
+		b.actedBy = skill // the skill that chose the move (Act sets it anew)
+		act(b, step, p)
+	}
+	b := started(t, newTeam(t), 1)
+	b.actedBy = "adopt" // it was on its way already
+	act(b, 0, percept(0))
+	for i, dir := range []string{"e", "w", "e"} {
+		walk(b, i+1, dir, "adopt")
+	}
+	assert.Zero(t, b.walk.cycles, "A, B, A, B: not yet")
+	walk(b, 4, "w", "adopt")
+	assert.Equal(t, 1, b.walk.cycles, "A, B, A, B, A: broken (the next goTo takes a random step)")
+	assert.Empty(t, b.walk.recent, "the evidence is used up")
+
+	for _, tt := range []struct {
+		name  string
+		dirs  []string
+		skill string
+	}{
+		{"a walk that comes back the way it went is no cycle", []string{"e", "e", "w", "w", "e", "e"}, "adopt"},
+		{"other skills are left alone", []string{"e", "w", "e", "w", "e", "w"}, "fetch"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := started(t, newTeam(t), 2)
+			b.actedBy = tt.skill
+			act(b, 0, percept(0))
+			for i, dir := range tt.dirs {
+				walk(b, i+1, dir, tt.skill)
+			}
+			assert.Zero(t, b.walk.cycles)
+		})
+	}
+}

@@ -85,11 +85,20 @@ func BenchmarkContest2022(b *testing.B) {
 			violations := map[string]int{}
 			norms := map[string]string{}
 			defaults := map[string]int{} // default-role violations by what the agent's group knew
+			torusAt := [2]int{-1, -1}    // the step team A learnt the grid's width and height
 			s.onPercept = func(name string, pc *protocol.StepPercept) {
 				for _, n := range pc.Norms {
 					if _, ok := norms[n.Name]; !ok && len(n.Requirements) > 0 {
 						r := n.Requirements[0]
 						norms[n.Name] = fmt.Sprintf("%s %s<=%d %d-%d p%d", r.Type, r.Name, r.Quantity, n.Start, n.Until, n.Punishment)
+					}
+				}
+				if name == "agentA1" {
+					size := torusSize(tm)
+					for axis := range 2 {
+						if size[axis] > 0 && torusAt[axis] < 0 {
+							torusAt[axis] = s.w.Step()
+						}
 					}
 				}
 				if strings.HasPrefix(name, "agentA") {
@@ -118,7 +127,8 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  A projects: %v", tm.squad.plan.stats)
 			b.Logf("  norms: %v", norms)
 			b.Logf("  A violations avoidable/unavoidable: %v", audit.Team("A"))
-			b.Logf("  A default-role violations: %v", defaults)
+			b.Logf("  A default-role violations: %v; walks back and forth broken: %d", defaults, walkCycles(tm))
+			b.Logf("  A learnt the grid's size %v in steps %v (-1: never)", torusSize(tm), torusAt)
 			for _, ep := range audit.Episodes() {
 				if ep.Team == "A" && *contestTrace == "violations" {
 					b.Logf("    %+v", ep)
@@ -178,4 +188,22 @@ func groupKnowsRoleZone(tm *Team, name string) bool {
 	defer tm.squad.mu.Unlock()
 	m := tm.squad.members[name]
 	return m != nil && len(m.group.world.RoleCells()) > 0
+}
+
+// walkCycles sums the back-and-forth walks the team's agents broke.
+func walkCycles(tm *Team) int {
+	tm.squad.mu.Lock()
+	defer tm.squad.mu.Unlock()
+	n := 0
+	for _, m := range tm.squad.members {
+		n += m.brain.walk.cycles
+	}
+	return n
+}
+
+// torusSize is the grid size team A learnt so far (0: not yet).
+func torusSize(tm *Team) [2]int {
+	tm.squad.mu.Lock()
+	defer tm.squad.mu.Unlock()
+	return tm.squad.torus.size
 }

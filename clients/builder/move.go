@@ -17,6 +17,35 @@ const (
 type walkState struct {
 	failures int // reset when a random step is tried
 	streak   int // failed moves in a row, whatever was tried
+	// recent holds the agent's last positions (its own frame), oldest
+	// first; cycles counts the back-and-forth walks broken.
+	recent []game.Pos
+	cycles int
+}
+
+// noteWalkCycle breaks a walk to a role zone that goes back and forth
+// between two cells (A, B, A, B, A): two routes that point at each other,
+// as when a teammate in a narrow corridor steps aside the same way in the
+// same step, every step. The next goTo then takes a random step, as after
+// moves that failed. Only the walk to a role zone (the adopt skill, which
+// an Adopt norm may be waiting on) is broken: other skills walk back and
+// forth too (fetching at a crowded dispenser, mostly), but whether a
+// random step helps them is not measured.
+func (b *brain) noteWalkCycle() {
+	if b.actedBy != "adopt" {
+		b.walk.recent = nil
+		return
+	}
+	r := append(b.walk.recent, b.mem.Pos())
+	if len(r) > 5 {
+		r = r[len(r)-5:]
+	}
+	b.walk.recent = r
+	if len(r) == 5 && r[0] != r[1] && r[0] == r[2] && r[2] == r[4] && r[1] == r[3] {
+		b.walk.failures = stuckThreshold
+		b.walk.recent = nil
+		b.walk.cycles++
+	}
 }
 
 // noteLastMove counts moves that went nowhere, and turns: a structure

@@ -126,18 +126,24 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		}
 	}
 	// A trip that would not end before the norm starts is the worst
-	// choice; otherwise work lost weighs like a detour of 15 cells per rank.
+	// choice, one that could be late the next worst (a member sure to make
+	// it goes before it, whatever its work); otherwise work lost weighs
+	// like a detour of 15 cells per rank.
 	left := max(n.Start-pl.step, 1)
-	// A submitter building at its spot stays as long as it can still
-	// reach a role zone in time after it; then, if the team still needs
-	// it out of the role, it gives its project up and goes.
+	// A submitter building at its spot stays as long as it would still
+	// reach a role zone in time after it, even if the trip takes longer
+	// than estimated; then, if the team still needs it out of the role, it
+	// gives its project up and goes.
 	mustGo := func(m *member) bool {
-		return rank(m) == 9 && pl.roleTrip(m) >= left
+		return rank(m) == 9 && couldBeLate(pl.roleTrip(m), left)
 	}
 	cost := func(m *member) int {
 		c := trip(m) + 15*rank(m)
-		if trip(m) > left {
+		switch {
+		case trip(m) > left:
 			c += 1000
+		case couldBeLate(trip(m), left):
+			c += 100
 		}
 		return c
 	}
@@ -197,6 +203,12 @@ func (pl *planner) roleTrip(m *member) int {
 	m.trip = tripEstimate{step: pl.step, gen: m.gen, from: here, steps: steps}
 	return steps
 }
+
+// couldBeLate reports whether a trip estimated at trip steps could end
+// after left steps: routes through a cave take up to a third longer than
+// estimated (digs that fail, teammates in the way, rock the map did not
+// show).
+func couldBeLate(trip, left int) bool { return trip+trip/3 >= left }
 
 // Route-based trip estimates: how often, to how many of the nearest
 // role-zone cells, how large a search, and the steps allowed on top

@@ -209,15 +209,35 @@ func TestASubmitterBehindRockAllowsForTheWayRoundIt(t *testing.T) {
 	sub, proj := placeSubmitter(s, "agentA1")
 	sub.pos = game.Pos{X: 1, Y: 1} // two cells from the zone as the crow flies, 12 along the corridor
 	norm := workerLimit(0)
-	s.plan.step = 20
+	s.plan.step = 18
 	s.plan.roles(s, []game.Norm{norm})
-	assert.Equal(t, roleWorker, sub.want, "20 steps left: time to build on")
+	assert.Equal(t, roleWorker, sub.want, "22 steps left: time to build on")
 	assert.Less(t, leaveTime(2), 16, "by the distance it could stay longer")
 
-	// 16 steps before the start the walk round the rock (12 steps, the
-	// adopt and a margin) no longer fits: it goes.
-	s.plan.step = 24
+	// 21 steps before the start the walk round the rock (12 steps, the
+	// adopt and a margin: 16) could be late if it takes a third longer:
+	// it goes.
+	s.plan.step = 19
 	s.plan.roles(s, []game.Norm{norm})
 	assert.Equal(t, roleConstructor, sub.want)
 	assert.True(t, proj.done)
+}
+
+func TestLeaversThatCouldBeLateGoAfterThoseSureToMakeIt(t *testing.T) {
+	// Eight workers in a row above a role zone under the first three, at
+	// most five from step 40: five change (three, and two for safety). In
+	// step 30 the free members from x = 4 on could be late; the helper at
+	// x = 1 would make it, so it goes although its work suffers.
+	s := squadOf(t, 8, "........", "........", "RRR.....")
+	seeRoleZoneRow(s, 3, 2)
+	s.members["agentA2"].job = &job{kind: jobHelp, project: &project{}}
+	s.plan.step = 30
+	s.plan.roles(s, []game.Norm{workerLimit(5)})
+	var moved []string
+	for _, name := range s.names() {
+		if s.members[name].want == roleConstructor {
+			moved = append(moved, name)
+		}
+	}
+	assert.Equal(t, []string{"agentA1", "agentA2", "agentA3", "agentA4", "agentA5"}, moved)
 }

@@ -47,7 +47,8 @@ type Writer struct {
 	segment    int
 
 	index Index
-	buf   []byte
+	buf   []byte // the compressed chunk
+	out   []byte // the chunk as written: header and buf
 }
 
 // Index is the last chunk of a finished file; readers of a file without it
@@ -204,8 +205,8 @@ func (w *Writer) writeChunk(h chunkHeader, raw []byte) {
 	w.buf = zstdEncoder().EncodeAll(raw, w.buf[:0])
 	h.rawSize, h.size = len(raw), len(w.buf)
 	h.checksum = crc32.Checksum(w.buf, castagnoli)
-	out := h.append(make([]byte, 0, chunkHeaderSize+len(w.buf)))
-	w.write(append(out, w.buf...))
+	w.out = append(h.append(w.out[:0]), w.buf...)
+	w.write(w.out)
 }
 
 func (w *Writer) write(b []byte) {

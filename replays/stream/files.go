@@ -88,7 +88,8 @@ func (c *CompactFiles) Inline() {}
 // Begin implements Sink.
 func (c *CompactFiles) Begin(sim *Sim) {
 	if c.ops == nil {
-		c.ops, c.free, c.done = make(chan fileOp, opsQueue), make(chan *batch, 4), make(chan struct{})
+		// Every batch handed over comes back, even after a backlog.
+		c.ops, c.free, c.done = make(chan fileOp, opsQueue), make(chan *batch, opsQueue+2), make(chan struct{})
 		go c.run()
 	}
 	c.interval, c.inChunk = sim.Meta.Interval, 0

@@ -292,10 +292,12 @@ func (s *Stream) newFrame(snap *scenario.Snapshot, answers []server.Answer, reus
 		s.opts.Log.Warn().Err(err).Int("step", snap.Step).Msg("answers not recorded for this step")
 		answers = nil
 	}
-	f := &Frame{}
+	var f *Frame
 	if reuse {
 		st.record, f = rec, &st.frame
 		*f = Frame{}
+	} else {
+		f = &Frame{}
 	}
 	f.Sim, f.Step, f.Snapshot, f.answers, f.Record, f.Keyframe, f.table = st.sim, snap.Step, snap, answers, rec, key, st.enc.Table()
 	return f

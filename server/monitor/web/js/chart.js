@@ -12,6 +12,11 @@ export class ScoreChart {
     this.steps = 0; // steps the x axis spans
     this.soFar = false; // the x axis ends at the last known step, not the simulation's end
     this.stats = { points: 0, from: null, to: null, gaps: 0 }; // what the last draw plotted (tests)
+    this.box = null; // the canvas's size as the last layout left it (see MapView)
+    new ResizeObserver(([e]) => {
+      const b = e.contentBoxSize?.[0];
+      this.box = b ? { w: Math.round(b.inlineSize), h: Math.round(b.blockSize) } : null;
+    }).observe(canvas);
     canvas.addEventListener('click', e => {
       if (!this.steps) return;
       const r = canvas.getBoundingClientRect();
@@ -25,7 +30,8 @@ export class ScoreChart {
   // otherwise the last lines are copied and the marker moves.
   draw(store, current) {
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
-    const w = c.clientWidth, h = c.clientHeight;
+    // (Measured when the last layout had it hidden: it may show now.)
+    const { w, h } = this.box?.w && this.box.h ? this.box : { w: c.clientWidth, h: c.clientHeight };
     if (c.width !== Math.round(w * dpr)) c.width = Math.round(w * dpr);
     if (c.height !== Math.round(h * dpr)) c.height = Math.round(h * dpr);
     const ctx = c.getContext('2d');

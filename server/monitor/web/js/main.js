@@ -36,6 +36,8 @@ const app = {
   bannerClosed: null, // the simulation whose end banner was closed
   seekTarget: null, // a replay step sent to and not drawn yet (walkNow)
   seekAt: 0, // when (performance.now())
+  statsAt: 0, // when the statistics table was last drawn
+  statsShown: null, // the last step it counted
 };
 
 const map = new MapView($('map'), {
@@ -162,6 +164,7 @@ function setStore(store) {
   if (!sameSim) {
     app.shown = null;
     app.stats = new StatsWalk(store);
+    app.statsShown = null;
   }
   if (!sameSim && app.mode === 'live' && app.step !== null && app.live) app.step = null;
   redraw();
@@ -317,8 +320,14 @@ function renderTitle(store) {
   const label = app.tournament?.label(store.sim) ?? '';
   const name = $('sim-name');
   const cut = app.mode === 'replay' && store.problem ? ` · incomplete: ${store.problem}` : '';
-  name.textContent = store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut;
+  setText(name, store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut);
   name.title = `simulation ${store.sim}`;
+}
+
+// setText changes an element's text only when it differs: a text set
+// again, even the same, makes the browser lay the page out again.
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
 }
 
 // ---- rendering --------------------------------------------------------------------
@@ -362,10 +371,11 @@ function render() {
     setView('map');
   });
   const slider = $('t-slider');
-  slider.max = String(Math.max(-1, store.last));
-  if (document.activeElement !== slider || !sliderDragging) slider.value = String(app.step ?? -1);
-  $('t-step').textContent = app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`;
-  $('t-play').textContent = app.playing && !app.live ? '⏸' : '▶';
+  const max = String(Math.max(-1, store.last)), value = String(app.step ?? -1);
+  if (slider.max !== max) slider.max = max;
+  if ((document.activeElement !== slider || !sliderDragging) && slider.value !== value) slider.value = value;
+  setText($('t-step'), app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`);
+  setText($('t-play'), app.playing && !app.live ? '⏸' : '▶');
   $('t-live').classList.toggle('on', app.live);
   window.massim = {
     mode: app.mode,
@@ -387,7 +397,7 @@ function render() {
     scoresKnown: store.scores.size,
     chart: { ...chart.stats },
     legend: $('legend').open,
-    statsUpTo: app.stats.at(app.step ?? -1).upTo,
+    statsUpTo: app.statsShown ?? -1, // as the table shows them
     painted: app.painted,
     snapshot: shown,
     admin: app.admin ? app.admin.status : null,
@@ -397,13 +407,21 @@ function render() {
   };
 }
 
-// renderStatsPart shows the team statistics when the walk counted more
-// steps or the step changed.
+// renderStatsPart shows the team statistics when what they show changed:
+// the step, or how far the walk counted up to it. While the walk is behind
+// the shown step it counts at every frame; a table built again at every
+// frame costs a layout and a paint each time, so then at most every
+// statsEvery ms (and at once when it reaches the step).
+const statsEvery = 250;
 function renderStatsPart() {
-  const walk = app.stats, step = app.step ?? -1;
-  if (!changed('stats', walk, walk.next, walk.skipped, step)) return;
+  const walk = app.stats, step = app.step ?? -1, { upTo } = walk.at(step), now = performance.now();
+  const before = drawnWith.get('stats');
+  const counting = !!before && before[0] === walk && before[3] === step && upTo < step && now - app.statsAt < statsEvery;
+  if (counting || !changed('stats', walk, upTo, walk.skipped, step)) return;
+  app.statsAt = now;
+  app.statsShown = upTo;
   renderStats($('stats'), app.store, walk, step);
-  if (window.massim) window.massim.statsUpTo = walk.at(step).upTo;
+  if (window.massim) window.massim.statsUpTo = upTo;
 }
 
 // notePainted records when the step asked for is first drawn (for the

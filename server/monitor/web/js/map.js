@@ -32,6 +32,14 @@ export class MapView {
     this.pointers = new Map();
     this.userMoved = false; // panned or zoomed since the last fit
     this.lastSize = null;
+    // The canvas's size as the last layout left it: a draw asking the
+    // browser instead would make it lay the page out again in the middle
+    // of the frame, after the title and the timeline changed.
+    this.box = null;
+    new ResizeObserver(([e]) => {
+      const b = e.borderBoxSize?.[0];
+      this.box = b ? { w: b.inlineSize, h: b.blockSize } : null;
+    }).observe(canvas);
     this.listen();
   }
 
@@ -47,6 +55,7 @@ export class MapView {
   }
 
   size() {
+    if (this.box?.w && this.box.h) return this.box; // (else hidden at the last layout: it may show now)
     const r = this.canvas.getBoundingClientRect();
     return { w: r.width, h: r.height };
   }

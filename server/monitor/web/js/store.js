@@ -117,6 +117,11 @@ export class Store {
 
   remember(snap) {
     this.frames.set(snap.step, snap);
+    this.noteScores(snap);
+    if (this.frames.size > cacheLimit) this.evict(snap.step);
+  }
+
+  noteScores(snap) {
     const byTeam = new Map(snap.scores.map(([t, s]) => [t, s]));
     const scores = this.teams.map(t => byTeam.get(t) ?? 0);
     const known = this.scores.get(snap.step);
@@ -124,7 +129,6 @@ export class Store {
       this.scores.set(snap.step, scores);
       this.scoresVersion++;
     }
-    if (this.frames.size > cacheLimit) this.evict(snap.step);
   }
 
   evict(keep) {
@@ -142,13 +146,18 @@ export class Store {
 
   // get returns the snapshot of step: from the cache, else decoded from its
   // segment's records (only up to step), else null while the segment loads
-  // (in the background: no onChange when it arrives).
+  // (in the background: no onChange when it arrives). What the background
+  // decodes (the statistics walk, every step in turn) is not kept: the
+  // cache holds what the page showed, and the walk's thousands of snapshots
+  // only made the garbage collector copy them, in the frames of the seeks
+  // too.
   get(step, background = false) {
     const snap = this.frames.get(step);
     if (snap || this.gapAt(step)) return snap ?? null;
     const g = this.segmentOf(step);
-    if (this.raw.has(g)) this.decodeTo(g, step);
-    const found = this.frames.get(step);
+    let found = null;
+    if (this.raw.has(g)) found = this.decodeTo(g, step);
+    if (found && !background) this.remember(found);
     if (!found && !this.raw.has(g) && !this.gapAt(step) && !this.stepLoads.has(step)) this.fetchSegment(g, background);
     return found ?? null;
   }
@@ -263,7 +272,8 @@ export class Store {
     if (from <= to && !this.gapAt(from)) this.gaps = [...this.gaps, { from, to, error }];
   }
 
-  // decodeTo decodes segment g's records up to step. It goes on from the
+  // decodeTo decodes segment g's records up to step and returns its
+  // snapshot (null: not in the records). It goes on from the
   // nearest point before step where decoding stopped or left a checkpoint
   // (every checkEvery steps), so a seek decodes a few records, not the
   // whole segment from its keyframe.
@@ -284,14 +294,15 @@ export class Store {
         // The steps after the last good one cannot be shown: a gap with the reason.
         this.dropSegment(g);
         this.addGap(c.last === null ? (g === 0 ? -1 : g * this.interval) : c.last + 1, e.message, g);
-        return;
+        return null;
       }
       c.i++;
       c.last = snap.step;
       if (c.last % checkEvery === 0) this.checkpoint(c.last, { i: c.i, table: c.dec.table, snap });
-      if (!this.frames.has(c.last)) this.remember(snap);
+      this.noteScores(snap);
       if (c.last > this.last) this.last = c.last;
     }
+    const found = c.last === step ? c.dec.prev : null;
     if (c.i >= records.length && (c.last === null || c.last < this.segmentEnd(g)) && step > (c.last ?? -2)) {
       // The open segment of a running simulation: it grows; ask again
       // later, soon when later steps came live already (the history has
@@ -300,6 +311,7 @@ export class Store {
       this.dropSegment(g);
       this.failedAt.set(g, performance.now() - (soon ? retryAfter - retrySoon : 0));
     }
+    return found;
   }
 
   // checkpoint keeps a decoder's state after step; far from step, the

@@ -38,11 +38,13 @@ func (w *World) Snapshot() *Snapshot { return w.SnapshotReusing(nil) }
 // own lists are then the only ones still in use.
 func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
 	var old Snapshot
-	s := &Snapshot{}
+	var s *Snapshot
 	if spare != nil && spare.Seq != 0 && spare.Seq <= w.snap.seq {
 		old, s = *spare, spare
 		*s = Snapshot{}
 		w.snap.takeThingLists(&old)
+	} else {
+		s = &Snapshot{}
 	}
 	s.Step = w.step
 	s.Entities = reuse(old.Entities, len(w.entities))

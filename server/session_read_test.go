@@ -109,3 +109,16 @@ func TestSession_AnEmptySocketCostsNoAllocation(t *testing.T) {
 		t.Errorf("%v allocations per empty read, want 0", allocs)
 	}
 }
+
+// BenchmarkSessionEmptyRead is the read that ends every batch of answers:
+// the socket has nothing more (see TestSession_AnEmptySocketCostsNoAllocation).
+func BenchmarkSessionEmptyRead(b *testing.B) {
+	s := &session{acc: &account{user: "a"}, srv: &Server{log: zerolog.Nop()}, log: zerolog.Nop()}
+	reader := protocol.NewFrameReader(wouldBlockSource{}, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.readFrame(reader); !errors.Is(err, protocol.ErrWouldBlock) {
+			b.Fatalf("readFrame = %v, want ErrWouldBlock", err)
+		}
+	}
+}

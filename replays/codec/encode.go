@@ -39,6 +39,7 @@ type Encoder struct {
 	blocks, obstacles, dispensers orderMemo
 	body, secs                    sink      // scratch buffers, reused for every record
 	delta                         listDelta // scratch for the hinted lists
+	keyScratch                    keyScratch
 	// NoHints makes the encoder compare whole lists even when the
 	// snapshots carry the world's change lists (tests compare both ways).
 	NoHints bool
@@ -97,7 +98,7 @@ func (e *Encoder) Encode(dst []byte, snap *scenario.Snapshot, answers []Answer) 
 	key := e.prev == nil || IsKeyframeStep(snap.Step, e.interval) || snap.Step != e.prev.Step+1
 	if key {
 		e.in = newInterner()
-		dst = encodeKeyframe(dst, e.grid, e.in, snap, answers)
+		dst = encodeKeyframe(dst, e.grid, e.in, snap, answers, &e.keyScratch)
 	} else {
 		dst = e.encodeDelta(dst, snap, answers)
 	}
@@ -112,25 +113,36 @@ func EncodeKeyframe(dst []byte, width, height int, table []string, snap *scenari
 	if answers == nil || !consistent(snap, answers) {
 		answers = unrecorded(snap)
 	}
-	return encodeKeyframe(dst, grid{w: width, h: height}, fromTable(table), snap, answers)
+	return encodeKeyframe(dst, grid{w: width, h: height}, fromTable(table), snap, answers, &keyScratch{})
 }
 
-func encodeKeyframe(dst []byte, g grid, in *interner, snap *scenario.Snapshot, answers []Answer) []byte {
-	var body sink
+// keyScratch is the memory a keyframe is built in; an Encoder keeps one
+// for its keyframes (a big map's keyframe is tens of KB).
+type keyScratch struct {
+	body   sink
+	things []thing
+}
+
+func encodeKeyframe(dst []byte, g grid, in *interner, snap *scenario.Snapshot, answers []Answer, k *keyScratch) []byte {
+	body := &k.body
+	body.b = body.b[:0]
 	body.int(int64(snap.Step))
-	putEntities(&body, g, in, snap.Entities)
-	putThings(&body, g, in, blockThings(snap.Blocks), true)
-	putThings(&body, g, in, obstacleThings(snap.Obstacles), false)
-	putThings(&body, g, in, dispenserThings(snap.Dispensers), true)
-	putZones(&body, snap.GoalZones)
-	putZones(&body, snap.RoleZones)
-	putZones(&body, snap.Clear)
-	putTasks(&body, in, snap.Tasks)
-	putNorms(&body, in, snap.Norms)
-	putViolations(&body, in, snap.Violations)
-	putScores(&body, in, snap.Scores)
-	putLogEvents(&body, in, snap.Events)
-	putAnswers(&body, in, answers)
+	putEntities(body, g, in, snap.Entities)
+	k.things = appendThings(k.things[:0], snap.Blocks, blockThing)
+	putThings(body, g, in, k.things, true)
+	k.things = appendThings(k.things[:0], snap.Obstacles, obstacleThing)
+	putThings(body, g, in, k.things, false)
+	k.things = appendThings(k.things[:0], snap.Dispensers, dispenserThing)
+	putThings(body, g, in, k.things, true)
+	putZones(body, snap.GoalZones)
+	putZones(body, snap.RoleZones)
+	putZones(body, snap.Clear)
+	putTasks(body, in, snap.Tasks)
+	putNorms(body, in, snap.Norms)
+	putViolations(body, in, snap.Violations)
+	putScores(body, in, snap.Scores)
+	putLogEvents(body, in, snap.Events)
+	putAnswers(body, in, answers)
 	in.seen = len(in.list)
 	return frame(dst, KindKeyframe, in.list, body.b) // a keyframe lists the whole table
 }

@@ -35,9 +35,13 @@ func dispenserThings(ds []scenario.DispenserSnapshot) []thing { return thingsOf(
 
 // thingsOf is the keyed form of a list: its things in ascending id order.
 func thingsOf[T any](list []T, get func(*T) thing) []thing {
-	out := make([]thing, len(list))
+	return appendThings(make([]thing, 0, len(list)), list, get)
+}
+
+// appendThings appends the keyed form of a list to out (empty).
+func appendThings[T any](out []thing, list []T, get func(*T) thing) []thing {
 	for i := range list {
-		out[i] = get(&list[i])
+		out = append(out, get(&list[i]))
 	}
 	return sortThings(out)
 }

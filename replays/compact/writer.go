@@ -80,10 +80,13 @@ var (
 // zstdEncoder is shared by all writers: EncodeAll may be called concurrently.
 // The fastest level: a chunk of deltas compresses almost as well as with
 // the default level (BenchmarkWriterAdd_2x50: 365 instead of 348 bytes per
-// step) for a quarter less of the step loop's CPU spent in zstd.
+// step) for a quarter less of the step loop's CPU spent in zstd. One encoder
+// state, not two: a server writes from one goroutine, and EncodeAll takes
+// the states in turn, so two would mean two hash tables of 256 KB going
+// through the cache (the output is the same; concurrent writers wait).
 func zstdEncoder() *zstd.Encoder {
 	encoderOnce.Do(func() {
-		encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(2), zstd.WithEncoderCRC(false),
+		encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
 			zstd.WithEncoderLevel(zstd.SpeedFastest)) // valid options
 	})
 	return encoder

@@ -65,6 +65,10 @@ type batchStep struct {
 	recEnd, scEnd int // where the step's record and scores end in the batch
 }
 
+// batchBytes is the room a new batch starts with: a chunk of S2's deltas
+// (about 830 bytes a step) or of a keyframe and nine deltas fits.
+const batchBytes = 16 << 10
+
 // opsQueue is the number of operations (batches of about a chunk) queued
 // for the writer goroutine before the step loop waits for it.
 const opsQueue = 16
@@ -106,7 +110,7 @@ func (c *CompactFiles) Step(f *Frame) {
 		select {
 		case b = <-c.free:
 		default:
-			b = &batch{}
+			b = &batch{records: make([]byte, 0, batchBytes)}
 		}
 		c.cur = b
 	}

@@ -488,3 +488,32 @@ func TestAgentsDropFourStepsBeforeACarryNormStarts(t *testing.T) {
 		assert.Equal(t, tt.drop, got.Equal(game.Detach(game.S)), "norm from step %d: got %v", tt.start, got)
 	}
 }
+
+func TestACarryNormCountsLinkedThingsNextToATeammate(t *testing.T) {
+	// sim3 seed 10 vs random: a stock agent held its block north and,
+	// linked to it, a block north-west next to a teammate; a Carry norm of 1
+	// came and the agent, counting one, kept both for the whole norm.
+	p := percept(5, protocol.Thing{X: 0, Y: -1, Type: "block", Details: "b1"},
+		protocol.Thing{X: -1, Y: -1, Type: "block", Details: "b0"}, protocol.Thing{X: -1, Y: 0, Type: "entity", Details: "A"})
+	p.Attached = []protocol.Pos{{0, -1}, {-1, -1}}
+	p.LastAction, p.LastActionParams, p.LastActionResult = "skip", []string{}, "success"
+	for _, tt := range []struct {
+		name  string
+		norms []protocol.Norm
+		want  int
+	}{
+		{"no norm: the block next to the teammate is the teammate's", nil, 1},
+		{"a Carry norm of 1: it counts, and goes", carryNorm(14, 30, 1), 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := started(t, newTeam(t), 1)
+			b.attached = []game.Pos{{Y: -1}}
+			p.Norms = tt.norms
+			b.sent = game.Skip()
+			b.p = game.FromRequest(&protocol.RequestAction{Step: 5, Percept: p})
+			b.trackAttachments()
+			b.noticeHiddenLinks()
+			assert.Len(t, b.attached, tt.want)
+		})
+	}
+}

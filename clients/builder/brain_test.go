@@ -348,14 +348,8 @@ func TestACarryNormRevealsLinksTheAgentDidNotMake(t *testing.T) {
 		{"a limit the ring breaks: it is counted", carry(1), 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			b := started(t, newTeam(t), 1)
-			b.attached = []game.Pos{{X: 1}}
 			p.Norms = tt.norms
-			b.sent = game.Skip()
-			b.p = game.FromRequest(&protocol.RequestAction{Step: 5, Percept: p})
-			b.trackAttachments()
-			b.noticeHiddenLinks()
-			assert.Len(t, b.attached, tt.want)
+			assert.Len(t, countedHolding(t, p, game.Pos{X: 1}), tt.want)
 		})
 	}
 }
@@ -506,14 +500,20 @@ func TestACarryNormCountsLinkedThingsNextToATeammate(t *testing.T) {
 		{"a Carry norm of 1: it counts, and goes", carryNorm(14, 30, 1), 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			b := started(t, newTeam(t), 1)
-			b.attached = []game.Pos{{Y: -1}}
 			p.Norms = tt.norms
-			b.sent = game.Skip()
-			b.p = game.FromRequest(&protocol.RequestAction{Step: 5, Percept: p})
-			b.trackAttachments()
-			b.noticeHiddenLinks()
-			assert.Len(t, b.attached, tt.want)
+			assert.Len(t, countedHolding(t, p, game.Pos{Y: -1}), tt.want)
 		})
 	}
+}
+
+// countedHolding is what a standing agent that knows it holds the thing at
+// held counts as its structure after the percept p of step 5.
+func countedHolding(t *testing.T, p protocol.StepPercept, held game.Pos) []game.Pos {
+	b := started(t, newTeam(t), 1)
+	b.attached = []game.Pos{held}
+	b.sent = game.Skip()
+	b.p = game.FromRequest(&protocol.RequestAction{Step: 5, Percept: p})
+	b.trackAttachments()
+	b.noticeHiddenLinks()
+	return b.attached
 }

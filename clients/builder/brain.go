@@ -199,11 +199,15 @@ func (b *brain) noticeHiddenLinks() {
 	}
 	comp := b.p.AttachedComponent(b.attached)
 	if !stuck {
-		// For a Carry norm, things next to a teammate count too: a block
-		// linked to the agent's is often next to the teammate that
-		// connected it (sim3 seed 10 vs random: a stock agent held two
-		// linked blocks, a teammate beside them, through a Carry norm of 1).
-		comp = b.p.LinkedComponent(b.attached)
+		// For a Carry norm, an agent that is building nothing counts things
+		// next to a teammate too: a block linked to its own is often next to
+		// the teammate that connected it (sim3 seed 10 vs random: a stock
+		// agent held two linked blocks, a teammate beside them, through a
+		// Carry norm of 1). A helper or submitter stands next to others'
+		// structures by its job: for it they stay the others'.
+		if j, ok := b.myJob(); !ok || (j.kind != jobHelp && j.kind != jobSubmit) {
+			comp = b.p.LinkedComponent(b.attached)
+		}
 		if len(comp) <= b.carryLimit(carryNotice) {
 			return
 		}

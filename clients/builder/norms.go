@@ -244,7 +244,7 @@ func (b *brain) wantedRole() string {
 	return want
 }
 
-// mustWait reports whether a Carry norm, now or within four steps, keeps
+// mustWait reports whether a Carry norm, now or within two steps, keeps
 // the agent from holding what its job needs: then it stays where it is
 // (next to what it dropped) until the norm ends. A submitter at its spot
 // needs what it holds, and while blocks are still to come, room for the

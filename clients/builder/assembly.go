@@ -131,13 +131,7 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 // every thing linked to it), the helper's block and the helper (until it
 // lets go). p is the submitter's project; call it with the squad locked.
 func (b *brain) structureAfterConnect(p *project) int {
-	n := 0
-	for _, sl := range p.slots {
-		if sl.attached {
-			n++
-		}
-	}
-	return max(n, len(b.attached)) + 2
+	return len(b.attached) + 2
 }
 
 func (b *brain) submitSkill(c *bt.Context, call *bt.Call) bt.Status {

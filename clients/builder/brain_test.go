@@ -433,39 +433,6 @@ func TestAWalkToARoleZoneBackAndForthBetweenTwoCellsIsBroken(t *testing.T) {
 	}
 }
 
-func TestASubmitterWaitsWhileAConnectWouldBreakACarryNorm(t *testing.T) {
-	// A placed submitter of a four-block task; a connect links the next
-	// block and its helper into the submitter's structure for a step (sim2
-	// seed 6 vs builder: a Carry norm of 4, four blocks held, the fifth
-	// connected: both agents broke it).
-	for _, tt := range []struct {
-		name     string
-		attached int
-		limit    int
-		wait     bool
-	}{
-		{"room for the next block and its helper", 2, 4, false},
-		{"no room for the helper as well", 3, 4, true},
-		{"complete: it only submits", 4, 4, false},
-		{"no norm", 3, -1, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			b := started(t, newTeam(t), 1)
-			proj := &project{placed: true, slots: make([]slot, 4)}
-			for i := range tt.attached {
-				proj.slots[i].attached = true
-			}
-			b.team.squad.members[b.user].job = &job{kind: jobSubmit, project: proj}
-			p := percept(10)
-			if tt.limit >= 0 {
-				p.Norms = carryNorm(11, 30, tt.limit)
-			}
-			b.p = game.FromRequest(&protocol.RequestAction{Step: 10, Percept: p})
-			assert.Equal(t, tt.wait, b.mustWait())
-		})
-	}
-}
-
 func TestAgentsDropCarryAheadStepsBeforeACarryNormStarts(t *testing.T) {
 	for _, tt := range []struct {
 		start int

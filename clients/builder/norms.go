@@ -247,9 +247,8 @@ func (b *brain) wantedRole() string {
 // mustWait reports whether a Carry norm, now or within two steps, keeps
 // the agent from holding what its job needs: then it stays where it is
 // (next to what it dropped) until the norm ends. A submitter at its spot
-// needs what it holds, and while blocks are still to come, room for the
-// next block and its helper (sim2 seed 6 vs builder: a connect under a
-// Carry norm of 4 made both agents break it).
+// needs what it holds; it holds off connecting more while that would break
+// the norm (assemble).
 func (b *brain) mustWait() bool {
 	limit := b.carryLimit(carryAhead)
 	if limit >= 1<<20 {
@@ -268,12 +267,6 @@ func (b *brain) mustWait() bool {
 					if sl.attached {
 						need++
 					}
-				}
-				// While a helper connects, its block and the helper itself
-				// are in the submitter's structure too (the server counts
-				// every thing linked to the agent, agents included).
-				if need < len(p.slots) {
-					need = b.structureAfterConnect(p)
 				}
 			}
 		})

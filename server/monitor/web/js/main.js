@@ -451,15 +451,17 @@ function holdForSeek(now) {
 // decodes steps (a few ms per frame, more at a keyframe): while the page
 // waits for a replay step it was sent to, it leaves the page's thread to
 // that answer, and in the frame that draws it and the next (the browser
-// paints the drawn frame in between), to getting it on screen. In that
-// next frame the loads the store held back for the step start.
+// paints the drawn frame in between), to getting it on screen. After that
+// next frame the loads the store held back for the step start (starting a
+// request costs the page's thread a few ms on a busy machine).
 function walkNow() {
   const target = app.seekTarget;
   if (target === null) return !app.sideLater;
   if (app.seekDrawn) {
     app.seekTarget = null;
     app.seekDrawn = false;
-    app.store?.shown(target);
+    const store = app.store;
+    setTimeout(() => store?.shown(target));
   } else if (app.shown?.step === target) app.seekDrawn = true;
   else if (!app.store || app.store.gapAt(target)) app.seekTarget = null;
   return false;

@@ -198,8 +198,15 @@ func (b *brain) noticeHiddenLinks() {
 		}
 	}
 	comp := b.p.AttachedComponent(b.attached)
-	if !stuck && len(comp) <= b.carryLimit(carryNotice) {
-		return
+	if !stuck {
+		// For a Carry norm, things next to a teammate count too: a block
+		// linked to the agent's is often next to the teammate that
+		// connected it (sim3 seed 10 vs random: a stock agent held two
+		// linked blocks, a teammate beside them, through a Carry norm of 1).
+		comp = b.p.LinkedComponent(b.attached)
+		if len(comp) <= b.carryLimit(carryNotice) {
+			return
+		}
 	}
 	b.walk.streak = 0 // the evidence is used up: what follows may correct it
 	for _, off := range comp {

@@ -27,7 +27,7 @@ var (
 	contestSeeds = flag.String("contest.seeds", "1", "BenchmarkContest2022: seeds, comma-separated")
 	contestSteps = flag.Int("contest.steps", 0, "BenchmarkContest2022: steps to play (0: all)")
 	contestLog   = flag.String("contest.log", "", "BenchmarkContest2022: write the builder's debug log (team A) to this file")
-	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout")
+	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout; \"violations\" traces team A's norm violations")
 	contestFile  = flag.String("contest.behaviour", "", "BenchmarkContest2022: a behaviour file for the builder (team A) instead of the shipped one")
 	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
 )
@@ -57,6 +57,7 @@ func BenchmarkContest2022(b *testing.B) {
 		seeds = append(seeds, v)
 	}
 	total, games := int64(0), 0
+	traceViolations := slices.Contains(strings.Split(*contestTrace, ","), "violations")
 	for b.Loop() {
 		for _, seed := range seeds {
 			p := contestParams(b, *contestSim, seed)
@@ -111,7 +112,7 @@ func BenchmarkContest2022(b *testing.B) {
 								defaults["group knew none"]++
 							}
 						}
-						if *contestTrace == "violations" {
+						if traceViolations {
 							fmt.Printf("step %d %s violates %s (%s) attached %d role %s\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role)
 						}
 					}
@@ -130,7 +131,7 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  A default-role violations: %v; walks back and forth broken: %d", defaults, walkCycles(tm))
 			b.Logf("  A learnt the grid's size %v in steps %v (-1: never)", torusSize(tm), torusAt)
 			for _, ep := range audit.Episodes() {
-				if ep.Team == "A" && *contestTrace == "violations" {
+				if ep.Team == "A" && traceViolations {
 					b.Logf("    %+v", ep)
 				}
 			}

@@ -244,14 +244,14 @@ func (b *brain) wantedRole() string {
 	return want
 }
 
-// mustWait reports whether a Carry norm, now or within two steps, keeps
+// mustWait reports whether a Carry norm, now or within four steps, keeps
 // the agent from holding what its job needs: then it stays where it is
 // (next to what it dropped) until the norm ends. A submitter at its spot
 // needs what it holds, and while blocks are still to come, room for the
 // next block and its helper (sim2 seed 6 vs builder: a connect under a
 // Carry norm of 4 made both agents break it).
 func (b *brain) mustWait() bool {
-	limit := b.carryLimit(2)
+	limit := b.carryLimit(carryAhead)
 	if limit >= 1<<20 {
 		return false
 	}
@@ -273,7 +273,7 @@ func (b *brain) mustWait() bool {
 				// are in the submitter's structure too (the server counts
 				// every thing linked to the agent, agents included).
 				if need < len(p.slots) {
-					need += 2
+					need = b.structureAfterConnect(p)
 				}
 			}
 		})

@@ -120,7 +120,7 @@ func (b *brain) fetchSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if b.holdsType(typ) {
 		return bt.Success
 	}
-	if len(b.attached) > 0 || b.carryLimit(2) < 1 {
+	if len(b.attached) > 0 || b.carryLimit(carryAhead) < 1 {
 		return bt.Failure
 	}
 	if b.anchorBack(c, j) {

@@ -160,3 +160,14 @@ func TestRoleSpeedDependsOnWhatIsCarried(t *testing.T) {
 	_, ok = s.Role("worker")
 	assert.False(t, ok)
 }
+
+func TestComponentsOfAttachedThings(t *testing.T) {
+	// The agent holds (0,-1); (-1,-1) is attached and touches it, with a
+	// teammate at (-1,0) beside it; (3,3) is attached far away.
+	p := Percept{
+		Things:   []Thing{{Pos: Pos{X: -1}, Kind: KindEntity, Details: "A"}},
+		Attached: []Pos{{Y: -1}, {X: -1, Y: -1}, {X: 3, Y: 3}},
+	}
+	assert.Equal(t, []Pos{{Y: -1}}, p.AttachedComponent([]Pos{{Y: -1}}), "next to another entity: likely its own")
+	assert.ElementsMatch(t, []Pos{{Y: -1}, {X: -1, Y: -1}}, p.LinkedComponent([]Pos{{Y: -1}}), "whoever holds it")
+}

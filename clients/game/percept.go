@@ -253,7 +253,14 @@ func (p *Percept) CarryLimit(step int) (int, bool) {
 // hangs on it, as far as the percept shows. The percept does not tell
 // links apart, so a thing next to another entity (likely held by it) is
 // left out.
-func (p *Percept) AttachedComponent(from []Pos) []Pos {
+func (p *Percept) AttachedComponent(from []Pos) []Pos { return p.component(from, true) }
+
+// LinkedComponent is AttachedComponent with the things next to other
+// entities kept in: everything attached that touches what the agent holds,
+// whoever may hold it (an upper bound on what the agent's structure holds).
+func (p *Percept) LinkedComponent(from []Pos) []Pos { return p.component(from, false) }
+
+func (p *Percept) component(from []Pos, leaveOthers bool) []Pos {
 	seen := map[Pos]bool{{}: true}
 	var out []Pos
 	queue := []Pos{}
@@ -268,7 +275,7 @@ func (p *Percept) AttachedComponent(from []Pos) []Pos {
 		cur := queue[0]
 		queue = queue[1:]
 		for _, n := range cur.Neighbours() {
-			if !seen[n] && p.IsAttached(n) && !p.entityNextTo(n) {
+			if !seen[n] && p.IsAttached(n) && !(leaveOthers && p.entityNextTo(n)) {
 				seen[n] = true
 				out = append(out, n)
 				queue = append(queue, n)

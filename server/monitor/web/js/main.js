@@ -36,6 +36,7 @@ const app = {
   bannerClosed: null, // the simulation whose end banner was closed
   seekTarget: null, // a replay step sent to and not drawn yet (walkNow)
   seekAt: 0, // when (performance.now())
+  seekDrawn: false, // the seek's step was drawn in the last frame
   statsAt: 0, // when the statistics table was last drawn
   statsShown: null, // the last step it counted
 };
@@ -194,6 +195,7 @@ function seek(step) {
   if (app.mode === 'replay') {
     app.store.seekTo(app.step);
     app.seekTarget = app.step;
+    app.seekDrawn = false;
     app.seekAt = performance.now();
   }
   redraw();
@@ -448,11 +450,20 @@ function holdForSeek(now) {
 // walkNow tells whether the statistics walk may count in this frame. It
 // decodes steps (a few ms per frame, more at a keyframe): while the page
 // waits for a replay step it was sent to, it leaves the page's thread to
-// that answer, and in the frame that draws it, to getting it on screen.
+// that answer, and in the frame that draws it and the next (the browser
+// paints the drawn frame in between), to getting it on screen. After that
+// next frame the loads the store held back for the step start (starting a
+// request costs the page's thread a few ms on a busy machine).
 function walkNow() {
   const target = app.seekTarget;
   if (target === null) return !app.sideLater;
-  if (app.shown?.step === target || !app.store || app.store.gapAt(target)) app.seekTarget = null;
+  if (app.seekDrawn) {
+    app.seekTarget = null;
+    app.seekDrawn = false;
+    const store = app.store;
+    setTimeout(() => store?.shown(target));
+  } else if (app.shown?.step === target) app.seekDrawn = true;
+  else if (!app.store || app.store.gapAt(target)) app.seekTarget = null;
   return false;
 }
 

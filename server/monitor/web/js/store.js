@@ -13,6 +13,7 @@ const fillAtOnce = 3; // segment requests at a time while loading a replay ahead
 const checkEvery = 10; // steps between decoding checkpoints
 const checkLimit = 400; // checkpoints kept at most
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
+const showWait = 150; // ms that loads wait at most for the page to show a step that came alone (shown)
 const retrySoon = 150; // ms, instead, when the steps it lacked are known to exist
 
 export class Store {
@@ -36,6 +37,7 @@ export class Store {
     this.loading = new Map(); // segment → promise
     this.stepLoads = new Map(); // step → promise: the step alone, as a keyframe (step/{s})
     this.stepNext = null; // the step to ask for alone when that answer is in (one at a time)
+    this.afterShown = null; // {step, load}: loads held until the page showed a step that came alone
     this.awaited = new Set(); // segments loading in the background that the page asked for since
     this.raw = new Map(); // segment → its records, not decoded yet
     this.rawSize = new Map(); // segment → bytes of its records
@@ -185,6 +187,7 @@ export class Store {
   // nothing to replay after it), and its segment right after it, for the
   // steps around it.
   seekTo(step) {
+    if (this.afterShown && this.afterShown.step !== step) this.shown(this.afterShown.step); // the page moved on
     if (step > this.last || this.frames.has(step) || this.gapAt(step) || !this.static) return;
     const g = this.segmentOf(step);
     if (this.raw.has(g) || this.stepLoads.has(step) || (this.segments && !this.segments.has(g))) return;
@@ -214,13 +217,34 @@ export class Store {
       .then(ok => {
         this.stepLoads.delete(step);
         if (sim !== this.sim) return;
-        this.fetchSegment(g, ok); // the page waits for it when the step failed
         const next = this.stepNext;
         this.stepNext = null;
-        if (next !== null) this.seekTo(next);
-        this.fillNext();
+        const load = () => {
+          this.fetchSegment(g, ok); // the page waits for it when the step failed
+          this.fillNext();
+        };
+        if (!ok || next !== null) {
+          load();
+          if (next !== null) this.seekTo(next);
+          return;
+        }
+        // Its segment and the background loading wait until the page has
+        // shown the step: their answers, arriving while the page draws it,
+        // would take the page's thread (and the server's) from getting it
+        // on screen. Not for long, whatever the page does.
+        this.afterShown = { step, load };
+        setTimeout(() => this.shown(step), showWait);
       });
     this.stepLoads.set(step, p);
+  }
+
+  // shown tells the store that the page has shown step (drawn, and the
+  // frame is on its way to the screen): the loads held for it start.
+  shown(step) {
+    const held = this.afterShown;
+    if (!held || held.step !== step) return;
+    this.afterShown = null;
+    held.load();
   }
 
   fetchSegment(g, background = false) {
@@ -353,7 +377,7 @@ export class Store {
   fillNext() {
     // A step asked for alone is not kept waiting by the page reading
     // segments the background asked for.
-    if (!this.fill || !this.segments || this.stepLoads.size) return;
+    if (!this.fill || !this.segments || this.stepLoads.size || this.afterShown) return;
     for (const g of this.segments) {
       if (this.loading.size >= fillAtOnce || this.rawBytes > rawLimit) return;
       if (!this.raw.has(g) && !this.loading.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {

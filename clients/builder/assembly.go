@@ -104,7 +104,7 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 			}
 			complete = false
 			h := sl.helper
-			if h == nil || !p.slots[sl.parent].attached || sl.ready < b.p.Step-connectWindow || b.carryLimit(carryAhead) < b.structureAfterConnect(p) {
+			if h == nil || !p.slots[sl.parent].attached || sl.ready < b.p.Step-connectWindow || b.carryLimit(carryAhead) < b.structureAfterConnect() {
 				continue
 			}
 			parent := p.slots[sl.parent].req.Pos
@@ -126,13 +126,9 @@ func (b *brain) assembleSkill(c *bt.Context, call *bt.Call) bt.Status {
 }
 
 // structureAfterConnect is how many things the submitter's structure will
-// hold, besides itself, right after the next connection: its blocks (what
-// it tracks, or the project's connected slots if more: the server counts
-// every thing linked to it), the helper's block and the helper (until it
-// lets go). p is the submitter's project; call it with the squad locked.
-func (b *brain) structureAfterConnect(p *project) int {
-	return len(b.attached) + 2
-}
+// hold, besides itself, right after the next connection: its blocks, the
+// helper's block and the helper (until it lets go).
+func (b *brain) structureAfterConnect() int { return len(b.attached) + 2 }
 
 func (b *brain) submitSkill(c *bt.Context, call *bt.Call) bt.Status {
 	j, ok := b.myJob()

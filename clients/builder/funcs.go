@@ -134,11 +134,10 @@ func (b *brain) structureSize() int {
 }
 
 // carryAhead is how many steps before a Carry norm starts the agent acts
-// on it (drops, holds off fetching and connecting). Four (so that a detach
-// failing at random twice in a row, as in sim3 seed 8 vs random, still
-// ends in time) cost about a fifth of the points in builder-vs-builder
-// sim2 games (seeds 1-14, in-process): agents stopped fetching and
-// connecting two steps sooner under every Carry norm.
+// on it (drops, holds off fetching and connecting). Four would leave time
+// for a detach that fails at random twice in a row (sim3 seed 8 vs
+// random), but was tried only together with changes that scored lower in
+// builder-vs-builder sim2 and is not measured on its own.
 const carryAhead = 2
 
 // carryLimit is the smallest Carry limit of the norms active now or within

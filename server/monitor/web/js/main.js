@@ -483,8 +483,12 @@ function frame(now) {
     if (app.mode === 'replay' && app.store && !app.store.fill) app.store.fillAll();
   }
   // Statistics are counted in the time left over, and only their table
-  // is drawn again.
-  if (app.stats && walkNow() && app.stats.advance(statsBudget)) renderStatsPart();
+  // is drawn again: when the walk counted, and when it stopped (waiting for
+  // a segment) with counts the table held back while it was counting.
+  if (app.stats && walkNow()) {
+    const counted = app.stats.advance(statsBudget);
+    if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
+  }
   if (app.store) address.update(now);
 }
 

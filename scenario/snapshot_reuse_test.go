@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/massim-go/massim/protocol"
 )
 
 // TestSnapshotReusing_EqualsAFreshSnapshotAndSparesTheLast plays busy random
@@ -110,23 +108,14 @@ func busyMatch(t *testing.T, seed int64, steps int) (*World, func()) {
 // 150 × 150) with each snapshot built into the one before the last, as the
 // replay stream hands them back: go test -run XXX -bench 'Snapshot' ./scenario/
 func BenchmarkSnapshotReusing(b *testing.B) {
-	w, err := New(benchParams(), busyTeams)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ps := players(w, 7)
-	agents := w.Agents()
-	percepts := make([]protocol.StepPercept, len(agents))
-	actions := make(map[string]Action, len(agents))
-	for range 100 {
-		step(b, w, agents, percepts, actions, ps)
-	}
+	bw := newBenchWorld(b)
+	w := bw.World
 	var last, spare *Snapshot
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		step(b, w, agents, percepts, actions, ps)
+		bw.step(b)
 		b.StartTimer()
 		snap := w.SnapshotReusing(spare)
 		spare, last = last, snap

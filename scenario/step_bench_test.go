@@ -27,18 +27,8 @@ func benchParams() Params {
 // as Go values, action phase) with random actions. The players' choices are
 // not timed. Reported per agent-step: ns and allocations.
 func BenchmarkStep(b *testing.B) {
-	w, err := New(benchParams(), busyTeams)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ps := players(w, 7)
-	agents := w.Agents()
-	percepts := make([]protocol.StepPercept, len(agents))
-	actions := make(map[string]Action, len(agents))
-	// Let the world fill up (attachments, tasks, norms) before measuring.
-	for range 100 {
-		step(b, w, agents, percepts, actions, ps)
-	}
+	bw := newBenchWorld(b)
+	w, agents, percepts, actions := bw.World, bw.agents, bw.percepts, bw.actions
 	var mallocs uint64
 	var ms runtime.MemStats
 	timed := func(f func()) {
@@ -62,7 +52,7 @@ func BenchmarkStep(b *testing.B) {
 			}
 		})
 		for i, a := range agents {
-			name, params := ps[a].Act(&percepts[i])
+			name, params := bw.players[a].Act(&percepts[i])
 			actions[a] = Action{Name: name, Params: params}
 		}
 		timed(func() {
@@ -76,16 +66,47 @@ func BenchmarkStep(b *testing.B) {
 	b.ReportMetric(float64(mallocs)/n, "allocs/agent-step")
 }
 
-func step(b *testing.B, w *World, agents []string, percepts []protocol.StepPercept, actions map[string]Action, ps map[string]*scenariotest.Player) {
-	if err := w.Prepare(); err != nil {
+// benchWorld is a benchParams world that random players have filled up
+// (attachments, tasks, norms) for 100 steps, with what plays its next step.
+type benchWorld struct {
+	*World
+	agents   []string
+	percepts []protocol.StepPercept
+	actions  map[string]Action
+	players  map[string]*scenariotest.Player
+}
+
+func newBenchWorld(b *testing.B) *benchWorld {
+	b.Helper()
+	w, err := New(benchParams(), busyTeams)
+	if err != nil {
 		b.Fatal(err)
 	}
-	for i, a := range agents {
-		percepts[i], _ = w.Percept(a)
-		name, params := ps[a].Act(&percepts[i])
-		actions[a] = Action{Name: name, Params: params}
+	agents := w.Agents()
+	bw := &benchWorld{
+		World:    w,
+		agents:   agents,
+		percepts: make([]protocol.StepPercept, len(agents)),
+		actions:  make(map[string]Action, len(agents)),
+		players:  players(w, 7),
 	}
-	if err := w.Execute(actions); err != nil {
+	for range 100 {
+		bw.step(b)
+	}
+	return bw
+}
+
+// step plays one step: every agent's percept, its player's choice, the actions.
+func (bw *benchWorld) step(b *testing.B) {
+	if err := bw.Prepare(); err != nil {
+		b.Fatal(err)
+	}
+	for i, a := range bw.agents {
+		bw.percepts[i], _ = bw.Percept(a)
+		name, params := bw.players[a].Act(&bw.percepts[i])
+		bw.actions[a] = Action{Name: name, Params: params}
+	}
+	if err := bw.Execute(bw.actions); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -93,22 +114,13 @@ func step(b *testing.B, w *World, agents []string, percepts []protocol.StepPerce
 // BenchmarkSnapshot measures the snapshot taken after every step (not
 // encoded); the steps themselves are not timed.
 func BenchmarkSnapshot(b *testing.B) {
-	w, err := New(benchParams(), busyTeams)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ps := players(w, 7)
-	agents := w.Agents()
-	percepts := make([]protocol.StepPercept, len(agents))
-	actions := make(map[string]Action, len(agents))
-	for range 100 {
-		step(b, w, agents, percepts, actions, ps)
-	}
+	bw := newBenchWorld(b)
+	w := bw.World
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		step(b, w, agents, percepts, actions, ps)
+		bw.step(b)
 		b.StartTimer()
 		_ = w.Snapshot()
 	}
@@ -118,17 +130,8 @@ func BenchmarkSnapshot(b *testing.B) {
 // Go values, not encoded), per agent: "new" allocates each (Percept),
 // "into" reuses one buffer (PerceptInto, as the server does).
 func BenchmarkPercept(b *testing.B) {
-	w, err := New(benchParams(), busyTeams)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ps := players(w, 7)
-	agents := w.Agents()
-	percepts := make([]protocol.StepPercept, len(agents))
-	actions := make(map[string]Action, len(agents))
-	for range 100 {
-		step(b, w, agents, percepts, actions, ps)
-	}
+	bw := newBenchWorld(b)
+	w, agents := bw.World, bw.agents
 	if err := w.Prepare(); err != nil {
 		b.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/massim-go/massim/clients/agent"
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
@@ -38,6 +39,17 @@ func assertDisplayed(t *testing.T, page *browsertest.Page, want map[string]bool)
 		assert.Equal(t, want[sel], b.Shown, "%s displayed (display %s, %.0f×%.0f at %.0f, %.0f)",
 			sel, b.Display, b.Width, b.Height, b.Left, b.Top)
 	}
+}
+
+// assertShowsStep checks that the snapshot the page shows is the given
+// step of the replay exactly as the Go decoder reads it.
+func assertShowsStep(t *testing.T, page *browsertest.Page, r *compact.Replay, step int, what string) {
+	t.Helper()
+	want, err := r.Step(step)
+	require.NoError(t, err)
+	var got string
+	page.Eval(`JSON.stringify(massim.snapshot)`, &got)
+	assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "step %d: %s", step, what)
 }
 
 // agentPixels samples the canvas at the centre of every active agent of the

@@ -1,7 +1,6 @@
 package monitor_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -36,13 +35,7 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 	page.Wait(`window.massim && massim.step === 1699 && massim.loaded && massim.statsUpTo === 1699`)
 	for _, step := range []int{205, 99, 1203, 1699, 0, -1, 957, 206} {
 		page.Eval(fmt.Sprintf(seekJS, step), nil)
-		var got string
-		page.Eval(`JSON.stringify(massim.snapshot)`, &got)
-		want, err := r.Step(step)
-		require.NoError(t, err)
-		b, err := json.Marshal(want.Snapshot)
-		require.NoError(t, err)
-		assert.JSONEq(t, string(b), got, "step %d: codec.js decodes what the Go decoder decodes", step)
+		assertShowsStep(t, page, r, step, "codec.js decodes what the Go decoder decodes")
 	}
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
@@ -86,11 +79,7 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 	waitUntil(t, "the page asked for a segment in the background", func() bool { return held.Load() > 0 })
 	for _, step := range []int{317, 105, 449, 317} {
 		page.Eval(fmt.Sprintf(seekJS, step), nil)
-		var got string
-		page.Eval(`JSON.stringify(massim.snapshot)`, &got)
-		want, err := r.Step(step)
-		require.NoError(t, err)
-		assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "step %d, shown before any segment after 0 arrived", step)
+		assertShowsStep(t, page, r, step, "shown before any segment after 0 arrived")
 		assert.Equal(t, fmt.Sprintf("Step %d / 449", step), page.Text(`document.getElementById('step-line').textContent`))
 	}
 	page.Wait(`massim.statsUpTo === 99`) // segment 0: the others are held back
@@ -98,18 +87,11 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 	open()
 	page.Key(kb.ArrowRight) // from 317 to 318: decoded from segment 3
 	page.Wait(`massim.step === 318 && massim.loaded && massim.rendered.step === 318`)
-	var got string
-	page.Eval(`JSON.stringify(massim.snapshot)`, &got)
-	want, err := r.Step(318)
-	require.NoError(t, err)
-	assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "the step after it, from its segment")
+	assertShowsStep(t, page, r, 318, "the step after it, from its segment")
 	page.Wait(`massim.statsUpTo === 318`)
 	// Segment 3 is here, decoded up to 318: step 390 is asked for alone
 	// rather than decoded through 72 records, and looks the same.
 	page.Eval(fmt.Sprintf(seekJS, 390), nil)
-	page.Eval(`JSON.stringify(massim.snapshot)`, &got)
-	want, err = r.Step(390)
-	require.NoError(t, err)
-	assert.JSONEq(t, jsonOf(t, want.Snapshot), got, "a step far into a loaded segment")
+	assertShowsStep(t, page, r, 390, "a step far into a loaded segment")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

@@ -219,11 +219,17 @@ func (h *Hub) join(st *hubState, v *viewer) {
 		}
 		st.frames[v] = struct{}{}
 	case feedMonitor:
+		// The newest step, if held back (coalescing), goes out to the
+		// others first: the joiner gets it below, and the next flush must
+		// not send it again.
+		if st.unsent {
+			h.flush(st)
+		}
 		if st.static != nil {
 			v.push(*st.static)
 		}
 		if st.latest != nil {
-			if st.lastJSON == nil || st.unsent {
+			if st.lastJSON == nil {
 				st.lastJSON = h.prepare(st.latest.JSON(), websocket.TextMessage, false)
 			}
 			if st.lastJSON != nil {

@@ -87,6 +87,7 @@ func BenchmarkContest2022(b *testing.B) {
 			norms := map[string]string{}
 			defaults := map[string]int{} // default-role violations by what the agent's group knew
 			torusAt := [2]int{-1, -1}    // the step team A learnt the grid's width and height
+			var opening [4]int           // team A's agents in the default role in steps 20, 40, 60, 80
 			s.onPercept = func(name string, pc *protocol.StepPercept) {
 				for _, n := range pc.Norms {
 					if _, ok := norms[n.Name]; !ok && len(n.Requirements) > 0 {
@@ -103,6 +104,9 @@ func BenchmarkContest2022(b *testing.B) {
 					}
 				}
 				if strings.HasPrefix(name, "agentA") {
+					if i := s.w.Step()/20 - 1; s.w.Step()%20 == 0 && i >= 0 && i < len(opening) && pc.Role == "default" {
+						opening[i]++
+					}
 					for _, v := range pc.Violations {
 						violations[v]++
 						if strings.HasPrefix(norms[v], "role default") {
@@ -129,6 +133,7 @@ func BenchmarkContest2022(b *testing.B) {
 			b.Logf("  norms: %v", norms)
 			b.Logf("  A violations avoidable/unavoidable: %v", audit.Team("A"))
 			b.Logf("  A default-role violations: %v; walks back and forth broken: %d", defaults, walkCycles(tm))
+			b.Logf("  A agents in the default role in steps 20, 40, 60, 80: %v", opening)
 			b.Logf("  A learnt the grid's size %v in steps %v (-1: never)", torusSize(tm), torusAt)
 			for _, ep := range audit.Episodes() {
 				if ep.Team == "A" && traceViolations {

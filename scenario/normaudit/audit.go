@@ -36,6 +36,14 @@ type Split struct {
 	// role-zone cell in view before that step, so no map of the team could
 	// hold one.
 	NoTeamZone int64 `json:"noTeamZone"`
+	// BeyondLinked counts the avoidable Adopt violations the team could
+	// not have avoided with what each agent could know: BeyondTeam's rule
+	// with the role-zone cells seen by the agents linked to the violator
+	// (those it had met, directly or through teammates; see linkedZones)
+	// instead of the whole team's. It includes BeyondTeam. Avoidable −
+	// BeyondLinked is what the team could have avoided sharing its maps at
+	// every meeting (and knowing the grid's size, every clear succeeding).
+	BeyondLinked int64 `json:"beyondLinked"`
 }
 
 // Add adds o to s.
@@ -45,6 +53,7 @@ func (s *Split) Add(o Split) {
 	s.Unaware += o.Unaware
 	s.BeyondTeam += o.BeyondTeam
 	s.NoTeamZone += o.NoTeamZone
+	s.BeyondLinked += o.BeyondLinked
 }
 
 // Episode is one agent's violations of one norm.
@@ -77,7 +86,9 @@ type Episode struct {
 	// Ready is the earliest step by which the agent could have left the
 	// role with what its team had seen (-1: never by its last violation;
 	// Adopt, for agents that held the role at the creation).
-	Ready       int    `json:"ready"`
+	Ready int `json:"ready"`
+	// ReadyLinked is Ready with what the agents linked to it had seen.
+	ReadyLinked int    `json:"readyLinked"`
 	First       int    `json:"first"`
 	Last        int    `json:"last"`
 	Split       Split  `json:"split"`
@@ -102,6 +113,9 @@ type normInfo struct {
 	// earliest step by which they could have left it going to the
 	// role-zone cells their team had seen.
 	ready map[string]int
+	// readyLinked is ready with the cells seen by the agents linked to
+	// each (linkedZones).
+	readyLinked map[string]int
 }
 
 // Audit watches the snapshots of one simulation in order.
@@ -112,6 +126,7 @@ type Audit struct {
 	lost     map[string]int // agent → steps deactivated so far
 	zoneSeen map[string]int // agent → first step it saw a role-zone cell
 	teams    *teamZones
+	linked   *linkedZones
 	teamOf   map[string]string
 	byTeam   map[string]map[string]*Split // team → key (Carry, Adopt:<role>) → split
 	episodes map[[2]string]*Episode       // (agent, norm)
@@ -120,7 +135,7 @@ type Audit struct {
 
 // New starts an audit; initial is the world before the first step.
 func New(p Params, initial *scenario.Snapshot) *Audit {
-	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{}, teams: newTeamZones(),
+	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{}, teams: newTeamZones(), linked: newLinkedZones(),
 		teamOf: map[string]string{}, byTeam: map[string]map[string]*Split{}, episodes: map[[2]string]*Episode{}}
 }
 
@@ -172,7 +187,7 @@ func (a *Audit) noteZonesSeen(ter *terrain, snap *scenario.Snapshot) {
 func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.Snapshot, ter *terrain) *normInfo {
 	info := &normInfo{name: n.Name, created: created, start: n.Start, until: n.Until,
 		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{},
-		ready: map[string]int{}}
+		ready: map[string]int{}, readyLinked: map[string]int{}}
 	if len(n.Requirements) > 0 {
 		r := n.Requirements[0]
 		info.quantity = r.Quantity
@@ -198,6 +213,14 @@ func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.
 		slices.Sort(teams)
 		for _, team := range teams {
 			a.noteReady(info, team, ter, before, created, map[int][]int{})
+		}
+		roots := make([]string, 0, len(a.linked.known))
+		for r := range a.linked.known {
+			roots = append(roots, r)
+		}
+		slices.Sort(roots)
+		for _, r := range roots {
+			a.noteReadyLinked(info, r, ter, before, created)
 		}
 	}
 	return info
@@ -258,9 +281,10 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				nStuck++
 			}
 		}
-		var beyond []bool
+		var beyond, beyondLinked []bool
 		if info.subject == scenario.SubjectAdopt {
 			beyond = a.beyondTeam(info, who, stuck, snap.Step)
+			beyondLinked = a.beyondLinked(info, who, stuck, snap.Step)
 		}
 		if info.subject == scenario.SubjectAdopt && nStuck <= info.quantity {
 			clear(stuck) // the team could have kept to the limit
@@ -276,12 +300,15 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				}
 			}
 			ep.Last = snap.Step
-			ep.TeamZoneSeen, ep.Ready = -1, -1
+			ep.TeamZoneSeen, ep.Ready, ep.ReadyLinked = -1, -1, -1
 			if first, ok := a.teams.first[g.team]; ok {
 				ep.TeamZoneSeen = first
 			}
 			if r, ok := info.ready[name]; ok {
 				ep.Ready = r
+			}
+			if r, ok := info.readyLinked[name]; ok {
+				ep.ReadyLinked = r
 			}
 			ep.Deactivated = a.lost[name] - info.lostAt[name]
 			if e := entity[name]; e != nil {
@@ -302,6 +329,10 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				if _, held := info.leave[name]; held && !saw {
 					split.Unaware++
 					ep.Split.Unaware++
+				}
+				if beyondLinked != nil && (beyondLinked[i] || beyond[i]) {
+					split.BeyondLinked++
+					ep.Split.BeyondLinked++
 				}
 				if beyond != nil && beyond[i] {
 					split.BeyondTeam++

@@ -68,8 +68,8 @@ func TestAudit_Adopt(t *testing.T) {
 			map[string]Split{"near": {Avoidable: 1}, "far": {Unavoidable: 1}}},
 		{"limit 1: the team could keep to it by moving near; far saw no zone", 1, 5,
 			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}}},
-		{"late enough for far too", 0, 12,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}}},
+		{"late enough for far too (but far never met near, who saw the zone)", 0, 12,
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,18 +160,20 @@ func TestAudit_AdoptWithWhatTheTeamKnew(t *testing.T) {
 		want     map[string]Split
 		ready    map[string]int
 	}{
+		// far never meets near (8 cells apart, no vision), so it could not
+		// have known what near saw: beyond what linked agents knew.
 		{"a teammate saw the zone in time", 0, 1,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1}},
 			map[string]int{"near": 4, "far": 12}},
 		{"the team saw it too late for far", 0, 6,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, BeyondLinked: 1}},
 			map[string]int{"near": 9, "far": 17}},
 		{"too late for far, but one may stay", 1, 6,
 			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}},
 			map[string]int{"near": 9, "far": 17}},
 		{"nobody in the team saw a zone", 0, 99,
-			map[string]Split{"near": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1},
-				"far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1}},
+			map[string]Split{"near": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1},
+				"far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1}},
 			map[string]int{"near": -1, "far": -1}},
 	}
 	for _, tt := range tests {
@@ -233,4 +235,76 @@ func TestAudit_TeamKnowledgeAtTheCreation(t *testing.T) {
 	assert.Equal(t, 8, byName["near"].Ready, "the creation in step 5, from the place before it: 3 actions")
 	assert.Equal(t, Split{Avoidable: 1}, byName["near"].Split)
 	assert.Equal(t, Split{Unavoidable: 1}, byName["far"].Split, "11 actions: stuck by the ground truth too")
+}
+
+func TestAudit_AdoptWithWhatLinkedAgentsKnew(t *testing.T) {
+	// near sees the zone from step 1 (3 actions away); far (11 actions)
+	// never sees it. far can use what near saw only once they have had
+	// each other in view: with vision 8 from step meetAt (they stand 8
+	// apart). The norm (q = 0) is created in step 1 and checked at step.
+	tests := []struct {
+		name        string
+		meetAt      int
+		step        int
+		want        Split // far's
+		readyLinked int   // far's
+	}{
+		{"they never meet", 99, 14, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1}, -1},
+		{"met in step 3: far could leave by 3 + 10 moves + 1 adopt", 3, 14, Split{Avoidable: 1, Unaware: 1}, 14},
+		{"met, but the way takes longer than far had", 3, 13, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1}, 14},
+		{"met before the creation: far knew at once", 0, 12, Split{Avoidable: 1, Unaware: 1}, 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			world := func(step int) *scenario.Snapshot {
+				s := adoptWorld(step)
+				s.Entities[1].Vision = 0
+				if step >= tt.meetAt {
+					s.Entities[0].Vision, s.Entities[1].Vision = 8, 8
+				}
+				return s
+			}
+			a := New(Params{Width: 20, Height: 1, Speed: map[string]int{"default": 1}}, world(0))
+			a.Observe(world(0))
+			norm := scenario.NormSnapshot{Name: "n1", Start: 4, Until: 20,
+				Requirements: []scenario.NormRequirementSnapshot{{Type: "ROLE", Name: "default", Quantity: 0}}}
+			for step := 1; step <= tt.step; step++ {
+				s := world(step)
+				s.Norms = []scenario.NormSnapshot{norm}
+				if step == tt.step {
+					s.Violations = []scenario.ViolationSnapshot{{Norm: "n1", Who: "near"}, {Norm: "n1", Who: "far"}}
+				}
+				a.Observe(s)
+			}
+			eps := a.Episodes()
+			require.Len(t, eps, 2)
+			byName := map[string]Episode{eps[0].Agent: eps[0], eps[1].Agent: eps[1]}
+			assert.Equal(t, Split{Avoidable: 1}, byName["near"].Split)
+			assert.Equal(t, tt.want, byName["far"].Split)
+			assert.Equal(t, tt.readyLinked, byName["far"].ReadyLinked)
+			assert.Equal(t, byName["near"].Ready, byName["near"].ReadyLinked, "near saw the zone itself")
+		})
+	}
+}
+
+func TestLinkedZonesJoinChainsOfMeetings(t *testing.T) {
+	// a–b meet in step 1, b–c in step 2: a and c are linked through b,
+	// and d (never met) is not; what a saw before is c's to use.
+	ter := newTerrain(30, 1, &scenario.Snapshot{RoleZones: []scenario.ZoneSnapshot{{Pos: protocol.Pos{0, 0}, R: 0}}})
+	l := newLinkedZones()
+	ent := func(name string, x, vision int) scenario.EntitySnapshot {
+		return scenario.EntitySnapshot{Name: name, Team: "A", Pos: protocol.Pos{x, 0}, Vision: vision}
+	}
+	grew := l.see(ter, &scenario.Snapshot{Step: 0, Entities: []scenario.EntitySnapshot{ent("a", 1, 1), ent("b", 10, 1), ent("c", 20, 1), ent("d", 15, 0)}})
+	assert.Equal(t, []string{"a"}, grew, "a sees the zone")
+	grew = l.see(ter, &scenario.Snapshot{Step: 1, Entities: []scenario.EntitySnapshot{ent("a", 8, 2), ent("b", 10, 2), ent("c", 20, 1), ent("d", 15, 0)}})
+	assert.Equal(t, []string{"a"}, grew, "b learns it from a: their component (rooted at a) grew")
+	grew = l.see(ter, &scenario.Snapshot{Step: 2, Entities: []scenario.EntitySnapshot{ent("a", 8, 1), ent("b", 18, 2), ent("c", 20, 2), ent("d", 15, 0)}})
+	assert.Equal(t, []string{"a"}, grew)
+	assert.Equal(t, l.root("a"), l.root("c"))
+	assert.NotEqual(t, l.root("a"), l.root("d"))
+	assert.True(t, l.known[l.root("c")][ter.index(protocol.Pos{0, 0})])
+	assert.False(t, l.known[l.root("d")][ter.index(protocol.Pos{0, 0})])
+	assert.Empty(t, l.see(ter, &scenario.Snapshot{Step: 3, Entities: []scenario.EntitySnapshot{ent("a", 8, 1), ent("b", 18, 2), ent("c", 20, 2), ent("d", 15, 0)}}),
+		"nothing new")
 }

@@ -43,6 +43,12 @@ func (t *terrain) index(p protocol.Pos) int {
 	return y*t.w + x
 }
 
+// dist is the Manhattan distance of p and q on the torus.
+func (t *terrain) dist(p, q protocol.Pos) int {
+	dx, dy := mod(p[0]-q[0], t.w), mod(p[1]-q[1], t.h)
+	return min(dx, t.w-dx) + min(dy, t.h-dy)
+}
+
 // zoneWithin reports whether a role-zone cell lies within distance r of p.
 func (t *terrain) zoneWithin(p protocol.Pos, r int) bool {
 	for dy := -r; dy <= r; dy++ {

@@ -34,6 +34,14 @@
 // team had had a zone cell in view yet): the rest are what the team could
 // have avoided with its own knowledge.
 //
+// What an agent could know: the team's maps are of use to an agent only
+// once its frame is linked to theirs, and agents see only relative
+// positions, so frames link when agents meet (each within the other's
+// vision; meetings chain). The same judgement with the role-zone cells
+// seen by the violator's linked agents gives "beyond linked" (which
+// includes "beyond team"): avoidable − beyond linked is what the team could
+// have avoided sharing its maps at every meeting.
+//
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.
 package normaudit

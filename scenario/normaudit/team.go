@@ -92,7 +92,8 @@ func (a *Audit) noteReady(info *normInfo, team string, ter *terrain, snap *scena
 // leave the role sooner.
 func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 	grew := a.teams.see(ter, snap)
-	if len(grew) == 0 {
+	roots := a.linked.see(ter, snap)
+	if len(grew) == 0 && len(roots) == 0 {
 		return
 	}
 	names := make([]string, 0, len(a.norms))
@@ -102,6 +103,11 @@ func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 		}
 	}
 	slices.Sort(names)
+	for _, r := range roots {
+		for _, name := range names {
+			a.noteReadyLinked(a.norms[name], r, ter, snap, snap.Step)
+		}
+	}
 	for _, team := range grew {
 		steps := map[int][]int{}
 		for _, name := range names {
@@ -118,11 +124,18 @@ func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 // more than the norm's quantity are, the team could have kept to the limit
 // with its knowledge, and none is.
 func (a *Audit) beyondTeam(info *normInfo, who []string, stuck []bool, step int) []bool {
+	return a.beyond(info, info.ready, who, stuck, step)
+}
+
+// beyond marks the violators that could not have left by step going to
+// the zones they could know of (ready: the step by which each could have),
+// unless no more than the norm's quantity could not.
+func (a *Audit) beyond(info *normInfo, ready map[string]int, who []string, stuck []bool, step int) []bool {
 	out := make([]bool, len(who))
 	n := 0
 	for i, name := range who {
 		_, held := info.leave[name]
-		r, ok := info.ready[name]
+		r, ok := ready[name]
 		lost := a.lost[name] - info.lostAt[name]
 		out[i] = stuck[i] || held && (!ok || r+lost > step)
 		if out[i] {

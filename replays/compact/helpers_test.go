@@ -31,6 +31,14 @@ func metaOf(p *matchtest.Played, interval int) compact.Meta {
 // write writes the first n snapshots of p (all when n < 0).
 func write(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int) string {
 	t.Helper()
+	path, _ := writeWatching(t, dir, p, interval, chunk, n)
+	return path
+}
+
+// writeWatching is write, also reporting whether the writer still wrote
+// raw after the last step.
+func writeWatching(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int) (string, bool) {
+	t.Helper()
 	path := filepath.Join(dir, "sim"+compact.Extension)
 	w, err := compact.Create(path, metaOf(p, interval), compact.WriterOptions{ChunkSteps: chunk, NoSync: true})
 	require.NoError(t, err)
@@ -43,8 +51,9 @@ func write(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int
 		require.NoError(t, err)
 		require.NoError(t, w.Add(snap.Step, key, rec, snap.Scores))
 	}
+	raw := w.WritesRaw()
 	require.NoError(t, w.Close())
-	return path
+	return path, raw
 }
 
 func jsonOf(t testing.TB, s *scenario.Snapshot) string {

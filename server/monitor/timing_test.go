@@ -90,8 +90,8 @@ func TestTiming_OpenSeekAndManyViewers(t *testing.T) {
 	}
 	t.Logf("open it again, 6 times: median %.0f ms, max %.0f ms; seeks right after opening, all %d: median %.0f ms",
 		middle(reopens), slices.Max(reopens), len(early), middle(early))
-	t.Logf("TIMING open=%.0f seek_med=%.0f seek_max=%.0f loaded_seek_med=%.0f loaded_seek_max=%.0f reopen_med=%.0f early_seek_med=%.0f",
-		first, med1, max1, med2, max2, middle(reopens), middle(early))
+	t.Logf("TIMING open=%.0f seek_med=%.0f seek_max=%.0f loaded_seek_med=%.0f loaded_seek_max=%.0f reopen_med=%.0f early_seek_med=%.0f early_seek_max=%.0f over50=%d/%d",
+		first, med1, max1, med2, max2, middle(reopens), middle(early), slices.Max(early), over(early, 50)+over(loaded, 50), len(early)+len(loaded))
 	if mode == "browser" {
 		return
 	}
@@ -134,6 +134,17 @@ func TestTiming_OpenSeekAndManyViewers(t *testing.T) {
 	page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
 	page.Eval(`massim.firstFrameMs`, &first)
 	t.Logf("then a browser opens it: first frame after %.0f ms", first)
+}
+
+// over counts the xs above limit.
+func over(xs []float64, limit float64) int {
+	n := 0
+	for _, x := range xs {
+		if x > limit {
+			n++
+		}
+	}
+	return n
 }
 
 // middle is the median of xs.

@@ -410,16 +410,19 @@ function render() {
 }
 
 // renderStatsPart shows the team statistics when what they show changed:
-// the step, or how far the walk counted up to it. While the walk is behind
-// the shown step it counts at every frame; a table built again at every
-// frame costs a layout and a paint each time, so then at most every
+// the totals up to the shown step, or up to where the walk counted when it
+// is behind that step (then the table says so). A seek between steps the
+// walk has not reached shows the same table: it is not built again (a
+// table costs a layout and a paint). While the walk is behind the shown
+// step it counts at every frame, so then the table is built at most every
 // statsEvery ms (and at once when it reaches the step).
 const statsEvery = 250;
 function renderStatsPart() {
   const walk = app.stats, step = app.step ?? -1, { upTo } = walk.at(step), now = performance.now();
+  const behind = upTo < step;
   const before = drawnWith.get('stats');
-  const counting = !!before && before[0] === walk && before[3] === step && upTo < step && now - app.statsAt < statsEvery;
-  if (counting || !changed('stats', walk, upTo, walk.skipped, step)) return;
+  const counting = !!before && before[0] === walk && before[3] && behind && now - app.statsAt < statsEvery;
+  if (counting || !changed('stats', walk, upTo, walk.skipped, behind)) return;
   app.statsAt = now;
   app.statsShown = upTo;
   renderStats($('stats'), app.store, walk, step);
@@ -471,6 +474,11 @@ function frame(now) {
   // The next frame is asked for first: a failure in one draw (logged by the
   // browser) must not stop the page.
   requestAnimationFrame(frame);
+  // A step put into the address (a link, the address bar) is followed
+  // before anything else: its hashchange event often comes only after
+  // this frame, and a step found here is drawn in this frame, its
+  // request sent before the statistics walk takes its share.
+  if (app.store) address.update(now);
   advance(now);
   // Scores learnt from decoded steps (the statistics walk decodes in the
   // background) go into the chart.
@@ -489,7 +497,6 @@ function frame(now) {
     const counted = app.stats.advance(statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
   }
-  if (app.store) address.update(now);
 }
 
 // ---- controls -------------------------------------------------------------------------

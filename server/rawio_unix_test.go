@@ -7,6 +7,7 @@ import (
 	"net"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -39,24 +40,21 @@ func TestRawIO_SendsReceivesAndTellsEmptyAndEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n, "nothing to write is no call")
 	// Loopback delivers within the write, but wait for it all the same.
-	got := []byte{}
-	for len(got) < 6 {
+	var got []byte
+	require.Eventually(t, func() bool {
 		n, err := readOnce(sfd, buf)
-		if err == protocol.ErrWouldBlock {
-			continue
+		if err == nil {
+			got = append(got, buf[:n]...)
 		}
-		require.NoError(t, err)
-		got = append(got, buf[:n]...)
-	}
+		return len(got) >= 6 || (err != nil && err != protocol.ErrWouldBlock)
+	}, 10*time.Second, time.Millisecond)
 	require.Equal(t, "hello\x00", string(got))
 
 	require.NoError(t, client.Close())
-	for {
+	require.Eventually(t, func() bool {
 		_, err = readOnce(sfd, buf)
-		if err != protocol.ErrWouldBlock {
-			break
-		}
-	}
+		return err != protocol.ErrWouldBlock
+	}, 10*time.Second, time.Millisecond)
 	require.ErrorIs(t, err, io.EOF, "the peer closed")
 }
 

@@ -92,9 +92,7 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 	}
 	roots := make([]string, 0, len(grew))
 	for r := range grew {
-		if l.root(r) == r { // a component that grew and then merged is counted by its root
-			roots = append(roots, r)
-		}
+		roots = append(roots, l.root(r)) // a component that grew and then merged: the merged one grew
 	}
 	slices.Sort(roots)
 	return slices.Compact(roots)

@@ -266,15 +266,21 @@ func compareThings(a, b protocol.Thing) int {
 }
 
 // activeTasks lists active tasks by deadline, then name (docs/rules.md, "Randomness and determinism").
-func (w *World) activeTasks() []*task {
-	var out []*task
+func (w *World) activeTasks() []*task { return w.appendActiveTasks(nil) }
+
+// appendActiveTasks appends the active tasks to out, by deadline, then name.
+func (w *World) appendActiveTasks(out []*task) []*task {
+	first := len(out)
 	for _, t := range w.tasks {
 		if t.active(w.step) {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b *task) int {
-		return cmp.Or(cmp.Compare(a.deadline, b.deadline), cmp.Compare(a.name, b.name))
+	slices.SortFunc(out[first:], func(a, b *task) int {
+		if a.deadline != b.deadline { // names only on a tie: cmp.Or would compare both every time
+			return cmp.Compare(a.deadline, b.deadline)
+		}
+		return cmp.Compare(a.name, b.name)
 	})
 	return out
 }

@@ -20,6 +20,7 @@ type snapshotCache struct {
 	freeBlocks    []BlockSnapshot
 	freeObstacles []ObstacleSnapshot
 	visit         []*thing // scratch: the things whose structures a snapshot needs
+	tasks         []*task  // scratch: the active tasks
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -73,7 +74,8 @@ func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
 	for _, c := range w.clears {
 		s.Clear = append(s.Clear, ZoneSnapshot{Pos: protocol.Pos{c.centre.X, c.centre.Y}, R: c.radius})
 	}
-	for i, t := range w.activeTasks() {
+	w.snap.tasks = w.appendActiveTasks(w.snap.tasks[:0])
+	for i, t := range w.snap.tasks {
 		var reqs []TaskRequirementSnapshot
 		if i < len(old.Tasks) {
 			reqs = old.Tasks[i].Requirements[:0] // read before s.Tasks[i] is overwritten

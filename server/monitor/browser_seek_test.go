@@ -51,13 +51,9 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 	path := writeCompactReplay(t, root, 450)
 	r, err := compact.Open(path)
 	require.NoError(t, err)
-	lib, err := monitor.NewLibrary(root)
-	require.NoError(t, err)
-	mux := http.NewServeMux()
-	monitor.Mount(mux, monitor.Routes{Replays: lib})
 	release := make(chan struct{})
 	var held atomic.Int32
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
 		if strings.Contains(req.URL.Path, "/seg/") {
 			held.Add(1)
 			select {
@@ -66,9 +62,8 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 				return
 			}
 		}
-		mux.ServeHTTP(w, req)
-	}))
-	t.Cleanup(ts.Close)
+		library.ServeHTTP(w, req)
+	})
 	var once sync.Once
 	open := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(open) // before the server closes: no handler waits then
@@ -107,17 +102,12 @@ func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {
 	path := writeCompactReplay(t, root, 450)
 	r, err := compact.Open(path)
 	require.NoError(t, err)
-	lib, err := monitor.NewLibrary(root)
-	require.NoError(t, err)
-	mux := http.NewServeMux()
-	monitor.Mount(mux, monitor.Routes{Replays: lib})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
 		if strings.HasSuffix(req.URL.Path, "/seg/2") {
 			w.Header().Set("X-Replay-Error", "group 2: unexpected end of file")
 		}
-		mux.ServeHTTP(w, req)
-	}))
-	t.Cleanup(ts.Close)
+		library.ServeHTTP(w, req)
+	})
 
 	page.Navigate(ts.URL + "/?replay=" + filepath.Base(path))
 	page.Wait(`window.massim && massim.loaded`)
@@ -132,4 +122,17 @@ func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {
 	page.Eval(fmt.Sprintf(seekJS, 300), nil)
 	assertShowsStep(t, page, r, 300, "the step after the gap")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// libraryBehind serves the replays in root, every request passing through
+// wrap first (which hands it on to the library, or not).
+func libraryBehind(t *testing.T, root string, wrap func(w http.ResponseWriter, req *http.Request, library http.Handler)) *httptest.Server {
+	t.Helper()
+	lib, err := monitor.NewLibrary(root)
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	monitor.Mount(mux, monitor.Routes{Replays: lib})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { wrap(w, req, mux) }))
+	t.Cleanup(ts.Close)
+	return ts
 }

@@ -95,3 +95,41 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 	assertShowsStep(t, page, r, 390, "a step far into a loaded segment")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
+
+// TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage serves a
+// replay whose segment 2 comes with the reason the server could not read
+// it whole (X-Replay-Error, as for a damaged group file): loaded in the
+// background (by a worker, store.js), it becomes a gap with that reason,
+// and the steps around it stay reachable.
+func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 450)
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	lib, err := monitor.NewLibrary(root)
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	monitor.Mount(mux, monitor.Routes{Replays: lib})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasSuffix(req.URL.Path, "/seg/2") {
+			w.Header().Set("X-Replay-Error", "group 2: unexpected end of file")
+		}
+		mux.ServeHTTP(w, req)
+	}))
+	t.Cleanup(ts.Close)
+
+	page.Navigate(ts.URL + "/?replay=" + filepath.Base(path))
+	page.Wait(`window.massim && massim.loaded`)
+	// At the last step, once the statistics have counted up to it, every
+	// segment is here; segment 2 only from the background.
+	page.Eval(fmt.Sprintf(seekJS, 449), nil)
+	page.Wait(`massim.statsUpTo === 449`)
+	page.Eval(`location.hash = '#250'`, nil)
+	page.Wait(`massim.step === 250 && massim.gap !== null`)
+	assertDisplayed(t, page, map[string]bool{"#gap": true})
+	assert.Equal(t, "Steps 200–299 cannot be shown: group 2: unexpected end of file", page.Text(`document.getElementById("gap").textContent`))
+	page.Eval(fmt.Sprintf(seekJS, 300), nil)
+	assertShowsStep(t, page, r, 300, "the step after the gap")
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}

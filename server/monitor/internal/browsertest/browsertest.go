@@ -47,8 +47,9 @@ type Page struct {
 	t   testing.TB
 	ctx context.Context
 
-	mu   sync.Mutex
-	errs []string // uncaught exceptions and console errors
+	mu    sync.Mutex
+	errs  []string // uncaught exceptions and console errors
+	trace *trace   // the recording under way (StartTrace), if any
 }
 
 // Open starts Chromium with a 1280×800 viewport and a fresh profile, and
@@ -119,6 +120,9 @@ func Open(t testing.TB) *Page {
 // listen records uncaught exceptions and console errors. It runs on the
 // tab's reader goroutine and must return at once.
 func (p *Page) listen(ev any) {
+	if p.traceEvent(ev) {
+		return
+	}
 	var line string
 	switch e := ev.(type) {
 	case *runtime.EventExceptionThrown:

@@ -30,6 +30,11 @@ install_chromium
 export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
 mkdir -p "$MASSIM_ARTIFACTS"
 go vet ./...
+# One binary for whatever machine an organiser runs: every package must also
+# build for Windows and macOS, not only for the system the tests run on.
+for goos in windows darwin; do
+  GOOS=$goos go build -o /dev/null ./...
+done
 go test -race -count=1 -timeout 30m ./...
 
 # Fuzz targets, briefly: their seed corpora already ran above as plain tests.

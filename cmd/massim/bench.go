@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/massim-go/massim/config"
@@ -216,7 +215,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 	if err != nil {
 		return report, failed(err)
 	}
-	total := rusageCPU(usage)
+	total := usage.cpu
 	report.Phases = append(report.Phases, benchPhase{Name: "shutdown", WallMS: ms(time.Since(ph.last)),
 		UserMS: ms(total.user - ph.sum.user), SystemMS: ms(total.system - ph.sum.system)})
 	report.UserMS, report.SystemMS = ms(total.user), ms(total.system)
@@ -225,7 +224,7 @@ func benchRun(self string, sc benchScenario, port int, keep bool, extra []string
 	report.StepsCPUPerStepMS = (stepsPhase.UserMS + stepsPhase.SystemMS) / float64(sc.steps)
 	report.StepsPerSecond = float64(sc.steps) / (stepsPhase.WallMS / 1000)
 	report.StepP50MS, report.StepP99MS = percentiles(m.probe.stepTimes())
-	report.PeakRSSMB = float64(usage.Maxrss) / 1024
+	report.PeakRSSMB = usage.peakRSSMB
 	report.MissedActions = m.probe.missed.Load()
 	if replays != "" {
 		report.ReplayBytesPerStep = float64(folderSize(filepath.Join(dir, "replays"))) / float64(sc.steps+1)
@@ -252,11 +251,7 @@ func (c *phaseClock) mark(name string, r *benchReport) error {
 			if c.m.waitErr != nil {
 				return fmt.Errorf("bench: server failed: %w", c.m.waitErr)
 			}
-			usage, ok := c.m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			if !ok {
-				return err
-			}
-			cpu = rusageCPU(usage)
+			cpu = usageOf(c.m.cmd.ProcessState).cpu
 		default:
 			return err
 		}

@@ -19,7 +19,8 @@ const rusageThread = 1
 // spend on the protocol's I/O for a load, with no world, percepts or JSON.
 // Per agent and step it writes one request-action-sized frame and reads one
 // answer — the protocol's minimum — with raw non-blocking system calls and
-// one epoll set on one locked thread, and charges that thread's CPU alone
+// one epoll set on one locked thread — the socket calls recvfrom and send(msg),
+// as cheap as the server's own (they skip the file layer) — and charges that thread's CPU alone
 // (user + system, which includes the loopback delivery and waking the reader,
 // as it does for the real server). The answering agents run in this process
 // on other threads, so their CPU is not counted.
@@ -95,7 +96,7 @@ func measureIOFloor(agents, steps, frameBytes int) (floorReport, error) {
 				return report, fmt.Errorf("bench: floor: no answer for 10 s (%d of %d this step)", answered, agents)
 			}
 			for _, ev := range events[:max(n, 0)] {
-				got, err := syscall.Read(fds[ev.Fd], buf)
+				got, _, err := unix.Recvfrom(fds[ev.Fd], buf, 0)
 				if err != nil && !errors.Is(err, syscall.EAGAIN) {
 					return report, fmt.Errorf("bench: floor: read: %w", err)
 				}
@@ -141,7 +142,7 @@ func detachFD(conn *net.TCPConn) (int, error) {
 // is waited out with poll rather than spun on.
 func writeAll(fd int, frame []byte) error {
 	for len(frame) > 0 {
-		n, err := syscall.Write(fd, frame)
+		n, err := unix.SendmsgN(fd, frame, nil, nil, 0)
 		switch {
 		case errors.Is(err, syscall.EAGAIN):
 			if err := waitWritable(fd); err != nil {

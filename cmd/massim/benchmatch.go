@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/massim-go/massim/clients/agent"
@@ -144,26 +143,22 @@ func (m *benchMatch) pressEnter() error {
 }
 
 // waitExit waits for the server process to end and returns its resource usage.
-func (m *benchMatch) waitExit(timeout time.Duration) (*syscall.Rusage, error) {
+func (m *benchMatch) waitExit(timeout time.Duration) (exitUsage, error) {
 	if err := m.await(m.exited, timeout, "server exit"); err != nil {
-		return nil, err
+		return exitUsage{}, err
 	}
 	if m.waitErr != nil {
-		return nil, fmt.Errorf("bench: server failed: %w", m.waitErr)
+		return exitUsage{}, fmt.Errorf("bench: server failed: %w", m.waitErr)
 	}
-	usage, ok := m.cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return nil, errors.New("bench: no resource usage on this platform")
-	}
-	return usage, nil
+	return usageOf(m.cmd.ProcessState), nil
 }
 
 // play presses ENTER and waits for the tournament to end; it returns the
 // wall time from the launch and the server process's resource usage.
-func (m *benchMatch) play() (time.Duration, *syscall.Rusage, error) {
+func (m *benchMatch) play() (time.Duration, exitUsage, error) {
 	began := time.Now()
 	if err := m.pressEnter(); err != nil {
-		return 0, nil, err
+		return 0, exitUsage{}, err
 	}
 	usage, err := m.waitExit(time.Hour)
 	elapsed := time.Since(began)
@@ -208,10 +203,6 @@ func processCPU(pid int) (cpuTime, error) {
 		return cpuTime{}, fmt.Errorf("bench: parse /proc/%d/stat: %w", pid, err)
 	}
 	return cpuTime{time.Duration(utime) * tick, time.Duration(stime) * tick}, nil
-}
-
-func rusageCPU(u *syscall.Rusage) cpuTime {
-	return cpuTime{time.Duration(u.Utime.Nano()), time.Duration(u.Stime.Nano())}
 }
 
 // benchProbe gathers what the agents see: logins, the arrival of each

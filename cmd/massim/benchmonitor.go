@@ -162,8 +162,8 @@ func monitorRoundRun(self, dir string, round, n, teams, agents, size, steps int)
 		return res, err
 	}
 	res.stepMS = float64(elapsed.Microseconds()) / 1000 / float64(steps)
-	res.cpuMS = float64(time.Duration(usage.Utime.Nano()+usage.Stime.Nano()).Microseconds()) / 1000 / float64(steps)
-	res.peakMB = float64(usage.Maxrss) / 1024
+	res.cpuMS = float64((usage.cpu.user + usage.cpu.system).Microseconds()) / 1000 / float64(steps)
+	res.peakMB = usage.peakRSSMB
 	if n > 0 {
 		res.framesPerViewer = float64(frames.Load()) / float64(n)
 	}

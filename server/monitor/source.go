@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -83,10 +84,15 @@ func appendRecords(raw []byte, recs [][]byte) []byte {
 // reason it ends early ("" when whole) and its body as seg/{g} sends it,
 // each part preceded by its length (unsigned varints; the number alone).
 // It reads the records itself: going through the segment cache would
-// compress every segment once more for nothing.
+// compress every segment once more for nothing. It stops after maxPacked
+// bytes (the page loads the segments it lacks one by one), and it is kept
+// compressed only.
 func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 	var raw, body []byte
 	for _, g := range segs {
+		if len(raw) > maxPacked {
+			break
+		}
 		recs, err := read(g)
 		reason := ""
 		if err != nil {
@@ -99,8 +105,14 @@ func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 		raw = binary.AppendUvarint(raw, uint64(len(body)))
 		raw = append(raw, body...)
 	}
-	return compressed(raw)
+	b := compressed(raw)
+	b.raw = nil
+	return b
 }
+
+// maxPacked bounds what GET /replays/{id}/segments sends (before
+// compression; 3,000 steps of 2 × 50 agents are ~3 MB).
+const maxPacked = 32 << 20
 
 // compressed is a body of raw, gzip-compressed once for every viewer.
 func compressed(raw []byte) *segmentBody {
@@ -123,6 +135,15 @@ func (b *segmentBody) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Vary", "Accept-Encoding")
 		w.Header().Set("Content-Length", strconv.Itoa(len(b.gz)))
 		_, _ = w.Write(b.gz)
+		return
+	}
+	if b.raw == nil { // kept compressed only: unpacked for this client
+		zr, err := gzip.NewReader(bytes.NewReader(b.gz))
+		if err != nil { // our own gzip stream
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.Copy(w, zr)
 		return
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(b.raw)))

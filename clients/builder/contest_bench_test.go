@@ -117,7 +117,7 @@ func BenchmarkContest2022(b *testing.B) {
 							}
 						}
 						if traceViolations {
-							fmt.Printf("step %d %s violates %s (%s) attached %d role %s\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role)
+							fmt.Printf("step %d %s violates %s (%s) attached %d role %s group knows a zone %v\n", s.w.Step(), name, v, norms[v], len(pc.Attached), pc.Role, groupKnowsRoleZone(tm, name))
 						}
 					}
 				}

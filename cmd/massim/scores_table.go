@@ -133,12 +133,12 @@ func mean(xs []int64) float64 {
 // printScoreTable writes the rows as an aligned table.
 func printScoreTable(out io.Writer, rows []scoreRow) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable (unaware, beyond team, beyond linked)/not\tB carry/adopt\tavoidable (unaware, beyond team, beyond linked)/not\t")
+	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\tB carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\t")
 	for _, r := range rows {
 		a, b := totalSplit(r.Avoidable[0]), totalSplit(r.Avoidable[1])
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d (%d, %d, %d)/%d\t%d/%d\t%d (%d, %d, %d)/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
-			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, a.Avoidable, a.Unaware, a.BeyondTeam, a.BeyondLinked, a.Unavoidable,
-			r.Violations[1].Carry, r.Violations[1].Adopt, b.Avoidable, b.Unaware, b.BeyondTeam, b.BeyondLinked, b.Unavoidable)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d (%d, %d, %d, %d)/%d\t%d/%d\t%d (%d, %d, %d, %d)/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
+			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, a.Avoidable, a.Unaware, a.BeyondTeam, a.BeyondLinked, a.BeyondSeen, a.Unavoidable,
+			r.Violations[1].Carry, r.Violations[1].Adopt, b.Avoidable, b.Unaware, b.BeyondTeam, b.BeyondLinked, b.BeyondSeen, b.Unavoidable)
 	}
 	tw.Flush()
 }

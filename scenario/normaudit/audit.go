@@ -44,6 +44,16 @@ type Split struct {
 	// BeyondLinked is what the team could have avoided sharing its maps at
 	// every meeting (and knowing the grid's size, every clear succeeding).
 	BeyondLinked int64 `json:"beyondLinked"`
+	// BeyondSeen counts the avoidable Adopt violations the team could not
+	// have avoided planning on what each agent could know of the terrain:
+	// BeyondLinked's rule with the way to the zone costed on the map the
+	// violator's linked agents had seen (each cell as it was when last in
+	// view of one of them; a cell none of them had seen costs as rock, one
+	// clear and the move) instead of on the true terrain. It includes
+	// BeyondLinked. Avoidable − BeyondSeen is what the team could have
+	// avoided with a plan it could have made and kept whatever the unseen
+	// cells held (every clear succeeding).
+	BeyondSeen int64 `json:"beyondSeen"`
 }
 
 // Add adds o to s.
@@ -54,6 +64,7 @@ func (s *Split) Add(o Split) {
 	s.BeyondTeam += o.BeyondTeam
 	s.NoTeamZone += o.NoTeamZone
 	s.BeyondLinked += o.BeyondLinked
+	s.BeyondSeen += o.BeyondSeen
 }
 
 // Episode is one agent's violations of one norm.
@@ -88,7 +99,11 @@ type Episode struct {
 	// Adopt, for agents that held the role at the creation).
 	Ready int `json:"ready"`
 	// ReadyLinked is Ready with what the agents linked to it had seen.
-	ReadyLinked int    `json:"readyLinked"`
+	ReadyLinked int `json:"readyLinked"`
+	// ReadySeen is ReadyLinked with the way planned on the map the linked
+	// agents had seen (unseen cells as rock), or the step the agent was
+	// seen out of the role, if sooner.
+	ReadySeen   int    `json:"readySeen"`
 	First       int    `json:"first"`
 	Last        int    `json:"last"`
 	Split       Split  `json:"split"`
@@ -116,6 +131,9 @@ type normInfo struct {
 	// readyLinked is ready with the cells seen by the agents linked to
 	// each (linkedZones).
 	readyLinked map[string]int
+	// readySeen is readyLinked with the way planned on the map the linked
+	// agents had seen (noteReadySeen).
+	readySeen map[string]int
 }
 
 // Audit watches the snapshots of one simulation in order.
@@ -187,7 +205,7 @@ func (a *Audit) noteZonesSeen(ter *terrain, snap *scenario.Snapshot) {
 func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.Snapshot, ter *terrain) *normInfo {
 	info := &normInfo{name: n.Name, created: created, start: n.Start, until: n.Until,
 		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{},
-		ready: map[string]int{}, readyLinked: map[string]int{}}
+		ready: map[string]int{}, readyLinked: map[string]int{}, readySeen: map[string]int{}}
 	if len(n.Requirements) > 0 {
 		r := n.Requirements[0]
 		info.quantity = r.Quantity
@@ -222,6 +240,7 @@ func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.
 		for _, r := range roots {
 			a.noteReadyLinked(info, r, ter, before, created)
 		}
+		a.noteReadySeen(info, ter, before, created)
 	}
 	return info
 }
@@ -281,10 +300,11 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				nStuck++
 			}
 		}
-		var beyond, beyondLinked []bool
+		var beyond, beyondLinked, beyondSeen []bool
 		if info.subject == scenario.SubjectAdopt {
 			beyond = a.beyondTeam(info, who, stuck, snap.Step)
 			beyondLinked = a.beyondLinked(info, who, stuck, snap.Step)
+			beyondSeen = a.beyondSeen(info, who, stuck, snap.Step)
 		}
 		if info.subject == scenario.SubjectAdopt && nStuck <= info.quantity {
 			clear(stuck) // the team could have kept to the limit
@@ -300,7 +320,7 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				}
 			}
 			ep.Last = snap.Step
-			ep.TeamZoneSeen, ep.Ready, ep.ReadyLinked = -1, -1, -1
+			ep.TeamZoneSeen, ep.Ready, ep.ReadyLinked, ep.ReadySeen = -1, -1, -1, -1
 			if first, ok := a.teams.first[g.team]; ok {
 				ep.TeamZoneSeen = first
 			}
@@ -309,6 +329,9 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 			}
 			if r, ok := info.readyLinked[name]; ok {
 				ep.ReadyLinked = r
+			}
+			if r, ok := info.readySeen[name]; ok {
+				ep.ReadySeen = r
 			}
 			ep.Deactivated = a.lost[name] - info.lostAt[name]
 			if e := entity[name]; e != nil {
@@ -333,6 +356,10 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				if beyondLinked != nil && (beyondLinked[i] || beyond[i]) {
 					split.BeyondLinked++
 					ep.Split.BeyondLinked++
+				}
+				if beyondSeen != nil && (beyondSeen[i] || beyondLinked[i] || beyond[i]) {
+					split.BeyondSeen++
+					ep.Split.BeyondSeen++
 				}
 				if beyond != nil && beyond[i] {
 					split.BeyondTeam++

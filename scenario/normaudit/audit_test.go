@@ -69,7 +69,7 @@ func TestAudit_Adopt(t *testing.T) {
 		{"limit 1: the team could keep to it by moving near; far saw no zone", 1, 5,
 			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}}},
 		{"late enough for far too (but far never met near, who saw the zone)", 0, 12,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1}}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1, BeyondSeen: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,17 +163,17 @@ func TestAudit_AdoptWithWhatTheTeamKnew(t *testing.T) {
 		// far never meets near (8 cells apart, no vision), so it could not
 		// have known what near saw: beyond what linked agents knew.
 		{"a teammate saw the zone in time", 0, 1,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondLinked: 1, BeyondSeen: 1}},
 			map[string]int{"near": 4, "far": 12}},
 		{"the team saw it too late for far", 0, 6,
-			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, BeyondLinked: 1}},
+			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, BeyondLinked: 1, BeyondSeen: 1}},
 			map[string]int{"near": 9, "far": 17}},
 		{"too late for far, but one may stay", 1, 6,
 			map[string]Split{"near": {Avoidable: 1}, "far": {Avoidable: 1, Unaware: 1}},
 			map[string]int{"near": 9, "far": 17}},
 		{"nobody in the team saw a zone", 0, 99,
-			map[string]Split{"near": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1},
-				"far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1}},
+			map[string]Split{"near": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1, BeyondSeen: 1},
+				"far": {Avoidable: 1, Unaware: 1, BeyondTeam: 1, NoTeamZone: 1, BeyondLinked: 1, BeyondSeen: 1}},
 			map[string]int{"near": -1, "far": -1}},
 	}
 	for _, tt := range tests {
@@ -249,9 +249,9 @@ func TestAudit_AdoptWithWhatLinkedAgentsKnew(t *testing.T) {
 		want        Split // far's
 		readyLinked int   // far's
 	}{
-		{"they never meet", 99, 14, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1}, -1},
+		{"they never meet", 99, 14, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1, BeyondSeen: 1}, -1},
 		{"met in step 3: far could leave by 3 + 10 moves + 1 adopt", 3, 14, Split{Avoidable: 1, Unaware: 1}, 14},
-		{"met, but the way takes longer than far had", 3, 13, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1}, 14},
+		{"met, but the way takes longer than far had", 3, 13, Split{Avoidable: 1, Unaware: 1, BeyondLinked: 1, BeyondSeen: 1}, 14},
 		{"met before the creation: far knew at once", 0, 12, Split{Avoidable: 1, Unaware: 1}, 12},
 	}
 	for _, tt := range tests {

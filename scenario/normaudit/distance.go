@@ -70,6 +70,20 @@ func (t *terrain) stepsToZone(speed int) []int { return t.stepsTo(t.zone, speed)
 // stepsTo is stepsToZone for the target cells marked in to (a team's
 // known role-zone cells, say).
 func (t *terrain) stepsTo(to []bool, speed int) []int {
+	units := t.spread(to, speed, func(i int) bool { return t.blocked[i] }, nil)
+	steps := make([]int, len(units))
+	for i, u := range units {
+		steps[i] = unitsToSteps(u)
+	}
+	return steps
+}
+
+// spread returns, for every cell, the fewest units of time an agent moving
+// at speed needs from it to a cell marked in to, entering a cell for which
+// rock reports true costing one clear action more (-1: unreachable). With
+// cells in want, it may stop once all of those are settled, leaving the
+// costs of other cells unfinished.
+func (t *terrain) spread(to []bool, speed int, rock func(int) bool, want []int) []int {
 	speed = max(1, min(speed, unitsPerStep))
 	move := unitsPerStep / speed
 	units := make([]int, len(to))
@@ -83,6 +97,13 @@ func (t *terrain) stepsTo(to []bool, speed int) []int {
 			heap.Push(&q, cellCost{i, 0})
 		}
 	}
+	var pending map[int]bool
+	if len(want) > 0 {
+		pending = make(map[int]bool, len(want))
+		for _, i := range want {
+			pending[i] = true
+		}
+	}
 	// Costs are symmetric in reverse: the cost of a way from cell c to the
 	// zone is the cost of entering each cell after c, so walking outwards
 	// from the zone, a step from n to c costs entering n.
@@ -91,8 +112,14 @@ func (t *terrain) stepsTo(to []bool, speed int) []int {
 		if cur.cost != units[cur.i] {
 			continue
 		}
+		if pending != nil {
+			delete(pending, cur.i)
+			if len(pending) == 0 {
+				break
+			}
+		}
 		enter := move
-		if t.blocked[cur.i] {
+		if rock(cur.i) {
 			enter += unitsPerStep
 		}
 		x, y := cur.i%t.w, cur.i/t.w
@@ -105,14 +132,15 @@ func (t *terrain) stepsTo(to []bool, speed int) []int {
 			}
 		}
 	}
-	steps := make([]int, len(units))
-	for i, u := range units {
-		steps[i] = -1
-		if u >= 0 {
-			steps[i] = (u + unitsPerStep - 1) / unitsPerStep
-		}
+	return units
+}
+
+// unitsToSteps rounds units of time up to whole steps (-1 stays -1).
+func unitsToSteps(u int) int {
+	if u < 0 {
+		return -1
 	}
-	return steps
+	return (u + unitsPerStep - 1) / unitsPerStep
 }
 
 type cellCost struct{ i, cost int }

@@ -42,6 +42,16 @@
 // includes "beyond team"): avoidable − beyond linked is what the team could
 // have avoided sharing its maps at every meeting.
 //
+// What an agent could plan: "beyond linked" still costs the way on the true
+// terrain. "Beyond seen" (which includes it) plans it on the map the
+// violator's linked agents could have drawn: each cell as it was when one
+// of them last had it in view, and a cell none of them had seen costed as
+// rock (one clear action and the move), the most a cell can cost, so the
+// plan could have been kept whatever the unseen cells held. An agent seen
+// out of the role has shown it could leave by then. Avoidable − beyond
+// seen is what the team could have avoided with a plan made from what it
+// had seen (on a torus of known size, every clear succeeding).
+//
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.
 package normaudit

@@ -14,15 +14,23 @@ import (
 // each other in view (each within the other's vision), directly or through
 // a chain of such meetings. A linked set of agents (a component) knows
 // every zone cell any of its agents has had in view, also before they met
-// (as a team that shared its maps at every meeting would).
+// (as a team that shared its maps at every meeting would). A component
+// also keeps the map its agents could have drawn: every cell any of them
+// has had in view, as it was the last time one of them saw it.
 type linkedZones struct {
 	parent map[string]string // agent → an agent of its component (union-find)
 	known  map[string][]bool // component root → role-zone cells its agents have had in view
 	team   map[string]string // agent → team
+	// seenAt is, per component root and cell, 1 + the last step one of its
+	// agents had the cell in view (0: never); rock, whether the cell held
+	// an obstacle or a block then.
+	seenAt map[string][]int32
+	rock   map[string][]bool
 }
 
 func newLinkedZones() *linkedZones {
-	return &linkedZones{parent: map[string]string{}, known: map[string][]bool{}, team: map[string]string{}}
+	return &linkedZones{parent: map[string]string{}, known: map[string][]bool{}, team: map[string]string{},
+		seenAt: map[string][]int32{}, rock: map[string][]bool{}}
 }
 
 func (l *linkedZones) root(a string) string {
@@ -48,8 +56,16 @@ func (l *linkedZones) union(a, b string) bool {
 	for i, k := range kb {
 		ka[i] = ka[i] || k
 	}
+	sa, sb, rka, rkb := l.seenAt[ra], l.seenAt[rb], l.rock[ra], l.rock[rb]
+	for i, at := range sb {
+		if at > sa[i] { // the newer sighting is what the merged map shows
+			sa[i], rka[i] = at, rkb[i]
+		}
+	}
 	l.parent[rb] = ra
 	delete(l.known, rb)
+	delete(l.seenAt, rb)
+	delete(l.rock, rb)
 	return grew
 }
 
@@ -61,6 +77,7 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 		if _, ok := l.parent[e.Name]; !ok {
 			l.parent[e.Name], l.team[e.Name] = e.Name, e.Team
 			l.known[e.Name] = make([]bool, len(ter.zone))
+			l.seenAt[e.Name], l.rock[e.Name] = make([]int32, len(ter.zone)), make([]bool, len(ter.zone))
 		}
 	}
 	grew := map[string]bool{}
@@ -77,12 +94,14 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 		}
 	}
 	for _, e := range ents {
-		cells := l.known[l.root(e.Name)]
+		root := l.root(e.Name)
+		cells, seenAt, rock := l.known[root], l.seenAt[root], l.rock[root]
 		r := e.Vision
 		for dy := -r; dy <= r; dy++ {
 			k := r - abs(dy)
 			for dx := -k; dx <= k; dx++ {
 				i := ter.index(protocol.Pos{e.Pos[0] + dx, e.Pos[1] + dy})
+				seenAt[i], rock[i] = int32(snap.Step)+1, ter.blocked[i]
 				if ter.zone[i] && !cells[i] {
 					cells[i] = true
 					grew[l.root(e.Name)] = true

@@ -93,9 +93,6 @@ func (a *Audit) noteReady(info *normInfo, team string, ter *terrain, snap *scena
 func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 	grew := a.teams.see(ter, snap)
 	roots := a.linked.see(ter, snap)
-	if len(grew) == 0 && len(roots) == 0 {
-		return
-	}
 	names := make([]string, 0, len(a.norms))
 	for name, info := range a.norms {
 		if info.subject == scenario.SubjectAdopt && snap.Step <= info.until {
@@ -103,6 +100,9 @@ func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 		}
 	}
 	slices.Sort(names)
+	for _, name := range names {
+		a.noteReadySeen(a.norms[name], ter, snap, snap.Step) // what was seen grows every step
+	}
 	for _, r := range roots {
 		for _, name := range names {
 			a.noteReadyLinked(a.norms[name], r, ter, snap, snap.Step)

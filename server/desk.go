@@ -104,7 +104,7 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src i
 		old.close()
 	}
 	sess.log.Info().Str("team", acc.team).Msg("agent authenticated")
-	s.statusChanged()
+	s.connectionsChanged()
 	s.wakeStepLoop()
 	sess.run(reader, src)
 }

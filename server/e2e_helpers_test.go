@@ -18,7 +18,7 @@ import (
 
 // testConfig is a small tournament: teams A and B, one simulation per size
 // in teamSizes, on a 20×20 grid without terrain.
-func testConfig(t *testing.T, timeoutMS, steps int, teamSizes ...int) *config.Config {
+func testConfig(t testing.TB, timeoutMS, steps int, teamSizes ...int) *config.Config {
 	t.Helper()
 	var sims []string
 	for _, n := range teamSizes {

@@ -104,7 +104,6 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		status:   newStatusBoard(cfg.TeamSizes()),
 		wake:     make(chan struct{}, 1),
 		ctrl:     newControl(),
-		notifier: newStatusNotifier(opts.Observers),
 		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
 	}
@@ -115,6 +114,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	s.ctrl.roster = s.roster
+	s.notifier = newStatusNotifier(opts.Observers, s.ctrl.Status)
 	for _, o := range opts.Observers {
 		if t, ok := o.(StepTimer); ok {
 			s.timers = append(s.timers, t)
@@ -166,6 +166,7 @@ func (s *Server) Close() {
 	if s.listener != nil {
 		s.shutdown()
 	}
+	s.notifier.flush() // the connections are gone: their last status goes out
 	if s.lock != nil {
 		s.lock.release()
 		s.lock = nil
@@ -254,7 +255,12 @@ func (s *Server) now() time.Time {
 }
 
 // statusChanged tells the StatusObservers about a change between steps.
-func (s *Server) statusChanged() { s.notifier.notify(s.ctrl.Status) }
+func (s *Server) statusChanged() { s.notifier.notify() }
+
+// connectionsChanged tells them that an account connected or disconnected;
+// in a burst of logins or disconnects they get one status per interval
+// (statusNotifier.rosterChanged).
+func (s *Server) connectionsChanged() { s.notifier.rosterChanged() }
 
 // wakeStepLoop tells a waiting step loop to look at its agents again.
 func (s *Server) wakeStepLoop() {

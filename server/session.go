@@ -70,7 +70,7 @@ func (s *session) run(reader *protocol.FrameReader, src io.Reader) {
 	s.acc.detach(s)
 	s.acc.counters.disconnects.Add(1)
 	s.srv.wakeStepLoop()
-	s.srv.statusChanged()
+	s.srv.connectionsChanged()
 	s.log.Info().Msg("agent disconnected")
 }
 

@@ -482,3 +482,41 @@ func countedHolding(t *testing.T, p protocol.StepPercept, held game.Pos) []game.
 	b.noticeHiddenLinks()
 	return b.attached
 }
+
+func TestAWalkToARoleZoneGoesOnAfterAStepThatFailed(t *testing.T) {
+	// A default agent heading for a role zone 4 cells east: a teammate
+	// steps into its way and its move fails. It plans round on the next
+	// step instead of spending the step on the exploration skill (which
+	// sent default agents away from the zone they knew).
+	for _, tt := range []struct {
+		last   game.Action
+		result string
+	}{
+		{game.Move(game.E), "failed_path"},
+		{game.Move(game.E), "failed_random"},
+	} {
+		t.Run(tt.last.Name+"/"+tt.result, func(t *testing.T) {
+			b := started(t, newTeam(t), 1)
+			p := percept(0)
+			p.Role, p.RoleZones = "default", []protocol.Pos{{4, 0}}
+			require.Equal(t, game.Move(game.E), act(b, 0, p))
+			require.Equal(t, "adopt", b.actedBy)
+			p = percept(1, protocol.Thing{X: 1, Y: 0, Type: "entity", Details: "A"})
+			p.Role, p.RoleZones = "default", []protocol.Pos{{4, 0}}
+			p.LastAction, p.LastActionParams, p.LastActionResult = tt.last.Name, tt.last.Params, tt.result
+			act(b, 1, p)
+			assert.Equal(t, "adopt", b.actedBy)
+		})
+	}
+	t.Run("an adopt that failed ends the skill", func(t *testing.T) {
+		b := started(t, newTeam(t), 1)
+		p := percept(0)
+		p.Role, p.RoleZones = "default", []protocol.Pos{{0, 0}}
+		require.Equal(t, game.Adopt("worker"), act(b, 0, p))
+		p = percept(1)
+		p.Role, p.RoleZones = "default", []protocol.Pos{{0, 0}}
+		p.LastAction, p.LastActionParams, p.LastActionResult = game.ActAdopt, []string{"worker"}, "failed_location"
+		act(b, 1, p)
+		assert.Equal(t, "explore", b.actedBy)
+	})
+}

@@ -89,7 +89,10 @@ func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
 	if _, ok := b.static.Role(role); !ok {
 		return bt.Failure
 	}
-	if res, ok := b.resultOf(call); ok && res != game.Success && res != game.FailedRandom {
+	// An adopt that failed ends the skill; a step or clear on the way that
+	// failed (a teammate in the way) is planned round on the next step,
+	// not given up for a step of exploring elsewhere.
+	if res, ok := b.resultOf(call); ok && res != game.Success && res != game.FailedRandom && b.p.LastAction.Name == game.ActAdopt {
 		return bt.Failure
 	}
 	if b.p.InRoleZone(game.Pos{}) {

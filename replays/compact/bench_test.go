@@ -8,16 +8,29 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
 )
 
 // BenchmarkWriterAdd_2x50 is the replay file's work per step of a 2 × 50
 // agent match on a 100 × 100 map (the records are encoded beforehand): the
-// chunks' compression and writes, without fsync. ns/op is per step; the
-// compressed size per step is reported as well.
+// chunks' compression and writes, without fsync, with Huffman-coded
+// literals only (a server's) and with zstd's match search (convert's).
+// ns/op is per step; the compressed size per step is reported as well. The
+// caches stay warm here, which flatters the match search (see
+// appendLiteralsFrame).
 func BenchmarkWriterAdd_2x50(b *testing.B) {
 	p := play(b, 2, 50, 100, 300, 17)
+	for _, mode := range []struct {
+		name string
+		opts compact.WriterOptions
+	}{{"literals", compact.WriterOptions{NoSync: true}}, {"matches", compact.WriterOptions{NoSync: true, Matches: true}}} {
+		b.Run(mode.name, func(b *testing.B) { benchmarkWriterAdd(b, p, mode.opts) })
+	}
+}
+
+func benchmarkWriterAdd(b *testing.B, p *matchtest.Played, opts compact.WriterOptions) {
 	enc := codec.NewEncoder(p.Static.Width, p.Static.Height, codec.DefaultInterval)
 	recs := make([][]byte, len(p.Snapshots))
 	keys := make([]bool, len(p.Snapshots))
@@ -45,7 +58,7 @@ func BenchmarkWriterAdd_2x50(b *testing.B) {
 			b.StopTimer()
 			finish()
 			var err error
-			w, err = compact.Create(filepath.Join(dir, fmt.Sprintf("sim%d%s", files, compact.Extension)), metaOf(p, codec.DefaultInterval), compact.WriterOptions{NoSync: true})
+			w, err = compact.Create(filepath.Join(dir, fmt.Sprintf("sim%d%s", files, compact.Extension)), metaOf(p, codec.DefaultInterval), opts)
 			require.NoError(b, err)
 			files++
 			i = 0

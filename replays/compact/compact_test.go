@@ -48,6 +48,44 @@ func TestWriter_RoundTripEveryStepScoresAndIndex(t *testing.T) {
 	assert.ErrorIs(t, err, compact.ErrNoStep)
 }
 
+func TestWriter_LiteralsOrMatchesTheSameRecords(t *testing.T) {
+	p := play(t, 2, 10, 30, 130, 5)
+	dir := t.TempDir()
+	literals, _ := writeWith(t, filepath.Join(dir, "literals"+compact.Extension), p, 50, compact.WriterOptions{NoSync: true}, -1)
+	matches, _ := writeWith(t, filepath.Join(dir, "matches"+compact.Extension), p, 50, compact.WriterOptions{NoSync: true, Matches: true}, -1)
+	records := func(path string) (*compact.Replay, [][]byte) {
+		r, err := compact.Open(path)
+		require.NoError(t, err)
+		require.True(t, r.Complete)
+		var out [][]byte
+		require.NoError(t, r.WalkRecords(func(rec []byte, _ codec.Step) error {
+			out = append(out, append([]byte(nil), rec...))
+			return nil
+		}))
+		return r, out
+	}
+	rl, recL := records(literals)
+	rm, recM := records(matches)
+	require.Len(t, recL, len(p.Snapshots))
+	assert.Equal(t, recM, recL)
+	assert.Equal(t, rm.Meta, rl.Meta)
+	steps := func(cs []compact.ChunkRef) []compact.ChunkRef {
+		out := append([]compact.ChunkRef(nil), cs...)
+		for i := range out {
+			out[i].Offset = 0 // sizes differ
+		}
+		return out
+	}
+	assert.Equal(t, steps(rm.Chunks), steps(rl.Chunks), "the same chunks")
+	assert.Less(t, rm.Size, rl.Size, "the match search makes smaller files")
+	again, _ := writeWith(t, filepath.Join(dir, "again"+compact.Extension), p, 50, compact.WriterOptions{NoSync: true}, -1)
+	a, err := os.ReadFile(again)
+	require.NoError(t, err)
+	b, err := os.ReadFile(literals)
+	require.NoError(t, err)
+	assert.Equal(t, b, a, "the same match gives the same file")
+}
+
 func TestWriter_FileIsWorldReadableUnderTheUmask(t *testing.T) {
 	old := syscall.Umask(0o027)
 	defer syscall.Umask(old)

@@ -39,8 +39,14 @@ func write(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int
 // raw after the last step.
 func writeWatching(t testing.TB, dir string, p *matchtest.Played, interval, chunk, n int) (string, bool) {
 	t.Helper()
-	path := filepath.Join(dir, "sim"+compact.Extension)
-	w, err := compact.Create(path, metaOf(p, interval), compact.WriterOptions{ChunkSteps: chunk, NoSync: true})
+	return writeWith(t, filepath.Join(dir, "sim"+compact.Extension), p, interval, compact.WriterOptions{ChunkSteps: chunk, NoSync: true}, n)
+}
+
+// writeWith writes the first n snapshots of p (all when n < 0) to path
+// with opts.
+func writeWith(t testing.TB, path string, p *matchtest.Played, interval int, opts compact.WriterOptions, n int) (string, bool) {
+	t.Helper()
+	w, err := compact.Create(path, metaOf(p, interval), opts)
 	require.NoError(t, err)
 	enc := codec.NewEncoder(p.Static.Width, p.Static.Height, interval)
 	for i, snap := range p.Snapshots {

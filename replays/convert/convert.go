@@ -40,7 +40,7 @@ func ToCompact(src, dst string) (Stats, error) {
 		Interval: codec.DefaultInterval, Origin: "official"}
 	tmp := dst + ".converting"
 	_ = os.Remove(tmp) // the leftover of an interrupted conversion
-	w, err := compact.Create(tmp, meta, compact.WriterOptions{NoSync: true})
+	w, err := compact.Create(tmp, meta, compact.WriterOptions{NoSync: true, Matches: true})
 	if err != nil {
 		return st, fmt.Errorf("convert: %w", err)
 	}

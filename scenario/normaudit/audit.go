@@ -47,12 +47,14 @@ type Split struct {
 	// BeyondSeen counts the avoidable Adopt violations the team could not
 	// have avoided planning on what each agent could know of the terrain:
 	// BeyondLinked's rule with the way to the zone costed on the map the
-	// violator's linked agents had seen (each cell as it was when last in
-	// view of one of them; a cell none of them had seen costs as rock, one
-	// clear and the move) instead of on the true terrain. It includes
-	// BeyondLinked. Avoidable − BeyondSeen is what the team could have
-	// avoided with a plan it could have made and kept whatever the unseen
-	// cells held (every clear succeeding).
+	// violator's linked agents had drawn in their own frame (each cell as
+	// it was when last in view of one of them; a cell none of them had
+	// seen costs as rock, one clear and the move; no wrapping round the
+	// grid's edge until their meetings showed its size) instead of on the
+	// true terrain, and each of the agent's actions that failed at random
+	// after the plan a step more. It includes BeyondLinked. Avoidable −
+	// BeyondSeen is what the team could have avoided with a plan it could
+	// have made and kept whatever the unseen cells held.
 	BeyondSeen int64 `json:"beyondSeen"`
 }
 
@@ -101,14 +103,19 @@ type Episode struct {
 	// ReadyLinked is Ready with what the agents linked to it had seen.
 	ReadyLinked int `json:"readyLinked"`
 	// ReadySeen is ReadyLinked with the way planned on the map the linked
-	// agents had seen (unseen cells as rock), or the step the agent was
-	// seen out of the role, if sooner.
-	ReadySeen   int    `json:"readySeen"`
-	First       int    `json:"first"`
-	Last        int    `json:"last"`
-	Split       Split  `json:"split"`
-	Deactivated int    `json:"deactivated"` // steps deactivated since the creation, at the last violation
-	Actions     Counts `json:"actions"`     // action/result of each violating step
+	// agents had seen (unseen cells as rock) and a step more for each of
+	// the agent's actions that failed at random after the plan was made,
+	// or the step the agent was seen out of the role, if sooner.
+	ReadySeen   int   `json:"readySeen"`
+	First       int   `json:"first"`
+	Last        int   `json:"last"`
+	Split       Split `json:"split"`
+	Deactivated int   `json:"deactivated"` // steps deactivated since the creation, at the last violation
+	// Unlucky counts the agent's actions that failed at random (a clear
+	// missing by the role's chance, any action by the random failure rate)
+	// since the creation, at the last violation.
+	Unlucky int    `json:"unlucky"`
+	Actions Counts `json:"actions"` // action/result of each violating step
 }
 
 // Counts is a tally by name.
@@ -124,6 +131,7 @@ type normInfo struct {
 	posAt               map[string]protocol.Pos // agent → position at the creation
 	leave               map[string]int          // agent → actions to leave the role (Adopt)
 	lostAt              map[string]int          // agent → deactivated steps counted at the creation
+	unluckyAt           map[string]int          // agent → actions failed at random, counted at the creation
 	// ready is, for agents that held the role at the creation (Adopt), the
 	// earliest step by which they could have left it going to the
 	// role-zone cells their team had seen.
@@ -142,6 +150,7 @@ type Audit struct {
 	prev     *scenario.Snapshot
 	norms    map[string]*normInfo
 	lost     map[string]int // agent → steps deactivated so far
+	unlucky  map[string]int // agent → its actions that failed at random so far
 	zoneSeen map[string]int // agent → first step it saw a role-zone cell
 	teams    *teamZones
 	linked   *linkedZones
@@ -153,7 +162,7 @@ type Audit struct {
 
 // New starts an audit; initial is the world before the first step.
 func New(p Params, initial *scenario.Snapshot) *Audit {
-	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, zoneSeen: map[string]int{}, teams: newTeamZones(), linked: newLinkedZones(),
+	return &Audit{p: p, prev: initial, norms: map[string]*normInfo{}, lost: map[string]int{}, unlucky: map[string]int{}, zoneSeen: map[string]int{}, teams: newTeamZones(), linked: newLinkedZones(p.Width, p.Height),
 		teamOf: map[string]string{}, byTeam: map[string]map[string]*Split{}, episodes: map[[2]string]*Episode{}}
 }
 
@@ -175,6 +184,11 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 	}
 	for _, e := range snap.Entities {
 		a.teamOf[e.Name] = e.Team
+	}
+	for _, e := range snap.Entities {
+		if e.ActionResult == protocol.ResultFailedRandom {
+			a.unlucky[e.Name]++ // this step's action: it cost the agent this step
+		}
 	}
 	cur := newTerrain(a.p.Width, a.p.Height, snap)
 	a.noteZonesSeen(cur, snap)
@@ -205,7 +219,7 @@ func (a *Audit) noteZonesSeen(ter *terrain, snap *scenario.Snapshot) {
 func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.Snapshot, ter *terrain) *normInfo {
 	info := &normInfo{name: n.Name, created: created, start: n.Start, until: n.Until,
 		roleAt: map[string]string{}, posAt: map[string]protocol.Pos{}, leave: map[string]int{}, lostAt: map[string]int{},
-		ready: map[string]int{}, readyLinked: map[string]int{}, readySeen: map[string]int{}}
+		unluckyAt: map[string]int{}, ready: map[string]int{}, readyLinked: map[string]int{}, readySeen: map[string]int{}}
 	if len(n.Requirements) > 0 {
 		r := n.Requirements[0]
 		info.quantity = r.Quantity
@@ -218,6 +232,7 @@ func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.
 	steps := map[int][]int{}
 	for _, e := range before.Entities {
 		info.roleAt[e.Name], info.posAt[e.Name], info.lostAt[e.Name] = e.Role, e.Pos, a.lost[e.Name]
+		info.unluckyAt[e.Name] = a.unlucky[e.Name]
 		if info.subject != scenario.SubjectAdopt || e.Role != info.role {
 			continue
 		}
@@ -240,7 +255,7 @@ func (a *Audit) remember(n scenario.NormSnapshot, created int, before *scenario.
 		for _, r := range roots {
 			a.noteReadyLinked(info, r, ter, before, created)
 		}
-		a.noteReadySeen(info, ter, before, created)
+		a.noteReadySeen(info, before, created)
 	}
 	return info
 }
@@ -331,9 +346,10 @@ func (a *Audit) judge(snap *scenario.Snapshot) {
 				ep.ReadyLinked = r
 			}
 			if r, ok := info.readySeen[name]; ok {
-				ep.ReadySeen = r
+				ep.ReadySeen = r + a.unlucky[name]
 			}
 			ep.Deactivated = a.lost[name] - info.lostAt[name]
+			ep.Unlucky = a.unlucky[name] - info.unluckyAt[name]
 			if e := entity[name]; e != nil {
 				ep.Actions[e.Action+"/"+e.ActionResult]++
 			}

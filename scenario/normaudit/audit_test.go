@@ -291,7 +291,7 @@ func TestLinkedZonesJoinChainsOfMeetings(t *testing.T) {
 	// a–b meet in step 1, b–c in step 2: a and c are linked through b,
 	// and d (never met) is not; what a saw before is c's to use.
 	ter := newTerrain(30, 1, &scenario.Snapshot{RoleZones: []scenario.ZoneSnapshot{{Pos: protocol.Pos{0, 0}, R: 0}}})
-	l := newLinkedZones()
+	l := newLinkedZones(30, 1)
 	ent := func(name string, x, vision int) scenario.EntitySnapshot {
 		return scenario.EntitySnapshot{Name: name, Team: "A", Pos: protocol.Pos{x, 0}, Vision: vision}
 	}

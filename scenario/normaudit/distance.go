@@ -78,12 +78,37 @@ func (t *terrain) stepsTo(to []bool, speed int) []int {
 	return steps
 }
 
+// spread is the grid's spread on the torus of the terrain.
+func (t *terrain) spread(to []bool, speed int, rock func(int) bool, want []int) []int {
+	return grid{size: [2]int{t.w, t.h}, wrap: [2]bool{true, true}}.spread(to, speed, rock, want)
+}
+
+// grid is a rectangle of cells (index y·width + x), each axis wrapping
+// round (a torus) or ending at the edge.
+type grid struct {
+	size [2]int
+	wrap [2]bool
+}
+
+// neighbour is the cell next to i in direction d; false past an edge.
+func (g grid) neighbour(i int, d [2]int) (int, bool) {
+	p := [2]int{i%g.size[0] + d[0], i/g.size[0] + d[1]}
+	for axis := range 2 {
+		if g.wrap[axis] {
+			p[axis] = mod(p[axis], g.size[axis])
+		} else if p[axis] < 0 || p[axis] >= g.size[axis] {
+			return 0, false
+		}
+	}
+	return p[1]*g.size[0] + p[0], true
+}
+
 // spread returns, for every cell, the fewest units of time an agent moving
 // at speed needs from it to a cell marked in to, entering a cell for which
 // rock reports true costing one clear action more (-1: unreachable). With
 // cells in want, it may stop once all of those are settled, leaving the
 // costs of other cells unfinished.
-func (t *terrain) spread(to []bool, speed int, rock func(int) bool, want []int) []int {
+func (g grid) spread(to []bool, speed int, rock func(int) bool, want []int) []int {
 	speed = max(1, min(speed, unitsPerStep))
 	move := unitsPerStep / speed
 	units := make([]int, len(to))
@@ -122,9 +147,11 @@ func (t *terrain) spread(to []bool, speed int, rock func(int) bool, want []int) 
 		if rock(cur.i) {
 			enter += unitsPerStep
 		}
-		x, y := cur.i%t.w, cur.i/t.w
 		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			n := t.index(protocol.Pos{x + d[0], y + d[1]})
+			n, ok := g.neighbour(cur.i, d)
+			if !ok {
+				continue
+			}
 			c := cur.cost + enter
 			if units[n] < 0 || c < units[n] {
 				units[n] = c

@@ -43,14 +43,18 @@
 // have avoided sharing its maps at every meeting.
 //
 // What an agent could plan: "beyond linked" still costs the way on the true
-// terrain. "Beyond seen" (which includes it) plans it on the map the
-// violator's linked agents could have drawn: each cell as it was when one
-// of them last had it in view, and a cell none of them had seen costed as
-// rock (one clear action and the move), the most a cell can cost, so the
-// plan could have been kept whatever the unseen cells held. An agent seen
-// out of the role has shown it could leave by then. Avoidable − beyond
-// seen is what the team could have avoided with a plan made from what it
-// had seen (on a torus of known size, every clear succeeding).
+// terrain of a torus of known size. "Beyond seen" (which includes it)
+// plans it on the map the violator's linked agents could have drawn in
+// their shared frame (frames: agents know only their own moves; meetings
+// tie their frames together): each cell as it was when one of them last
+// had it in view, a cell none of them had seen costed as rock (one clear
+// action and the move, the most a cell can cost, so the plan could have
+// been kept whatever the unseen cells held), on a plane that wraps round
+// an axis only once a meeting showed the grid's size on it. Each of the
+// agent's actions that failed at random after the plan adds a step, and
+// an agent seen out of the role has shown it could leave by then.
+// Avoidable − beyond seen is what the team could have avoided with a plan
+// made from what it had seen.
 //
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.

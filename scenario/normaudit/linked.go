@@ -15,22 +15,18 @@ import (
 // a chain of such meetings. A linked set of agents (a component) knows
 // every zone cell any of its agents has had in view, also before they met
 // (as a team that shared its maps at every meeting would). A component
-// also keeps the map its agents could have drawn: every cell any of them
-// has had in view, as it was the last time one of them saw it.
+// also keeps the map its agents could have drawn, in their shared frame
+// (frames): every cell any of them has had in view, as it was the last
+// time one of them saw it.
 type linkedZones struct {
 	parent map[string]string // agent → an agent of its component (union-find)
 	known  map[string][]bool // component root → role-zone cells its agents have had in view
 	team   map[string]string // agent → team
-	// seenAt is, per component root and cell, 1 + the last step one of its
-	// agents had the cell in view (0: never); rock, whether the cell held
-	// an obstacle or a block then.
-	seenAt map[string][]int32
-	rock   map[string][]bool
+	frames *frames
 }
 
-func newLinkedZones() *linkedZones {
-	return &linkedZones{parent: map[string]string{}, known: map[string][]bool{}, team: map[string]string{},
-		seenAt: map[string][]int32{}, rock: map[string][]bool{}}
+func newLinkedZones(w, h int) *linkedZones {
+	return &linkedZones{parent: map[string]string{}, known: map[string][]bool{}, team: map[string]string{}, frames: newFrames(w, h)}
 }
 
 func (l *linkedZones) root(a string) string {
@@ -41,31 +37,33 @@ func (l *linkedZones) root(a string) string {
 	return a
 }
 
-// union links the components of a and b; it reports whether they were
-// apart and the cells either knew differ (what the other knew is new).
-func (l *linkedZones) union(a, b string) bool {
+// union links the components of a and b after a saw b at the torus
+// vector seen; it reports whether they were apart and the cells either
+// knew differ (what the other knew is new). Meeting an agent it was linked
+// to already, a component may learn the grid's size (frames.loop).
+func (l *linkedZones) union(a, b string, seen [2]int) bool {
 	ra, rb := l.root(a), l.root(b)
 	if ra == rb {
+		l.frames.loop(a, b, ra, seen)
 		return false
 	}
 	if rb < ra { // the smaller name is the root: the order of meetings must not matter
-		ra, rb = rb, ra
+		ra, rb, a, b, seen = rb, ra, b, a, [2]int{-seen[0], -seen[1]}
 	}
 	ka, kb := l.known[ra], l.known[rb]
 	grew := !slices.Equal(ka, kb)
 	for i, k := range kb {
 		ka[i] = ka[i] || k
 	}
-	sa, sb, rka, rkb := l.seenAt[ra], l.seenAt[rb], l.rock[ra], l.rock[rb]
-	for i, at := range sb {
-		if at > sa[i] { // the newer sighting is what the merged map shows
-			sa[i], rka[i] = at, rkb[i]
+	var members []string
+	for m := range l.parent {
+		if l.root(m) == rb {
+			members = append(members, m)
 		}
 	}
+	l.frames.meet(a, b, ra, rb, members, seen)
 	l.parent[rb] = ra
 	delete(l.known, rb)
-	delete(l.seenAt, rb)
-	delete(l.rock, rb)
 	return grew
 }
 
@@ -77,8 +75,8 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 		if _, ok := l.parent[e.Name]; !ok {
 			l.parent[e.Name], l.team[e.Name] = e.Name, e.Team
 			l.known[e.Name] = make([]bool, len(ter.zone))
-			l.seenAt[e.Name], l.rock[e.Name] = make([]int32, len(ter.zone)), make([]bool, len(ter.zone))
 		}
+		l.frames.move(e.Name, e.Pos)
 	}
 	grew := map[string]bool{}
 	ents := snap.Entities
@@ -88,20 +86,21 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 			if a.Team != b.Team || ter.dist(a.Pos, b.Pos) > min(a.Vision, b.Vision) {
 				continue
 			}
-			if l.union(a.Name, b.Name) {
+			if l.union(a.Name, b.Name, l.frames.wrapped(a.Pos, b.Pos)) {
 				grew[l.root(a.Name)] = true
 			}
 		}
 	}
-	for _, e := range ents {
+	for k := range ents {
+		e := &ents[k]
 		root := l.root(e.Name)
-		cells, seenAt, rock := l.known[root], l.seenAt[root], l.rock[root]
+		l.frames.look(e, root, ter, snap.Step)
+		cells := l.known[root]
 		r := e.Vision
 		for dy := -r; dy <= r; dy++ {
 			k := r - abs(dy)
 			for dx := -k; dx <= k; dx++ {
 				i := ter.index(protocol.Pos{e.Pos[0] + dx, e.Pos[1] + dy})
-				seenAt[i], rock[i] = int32(snap.Step)+1, ter.blocked[i]
 				if ter.zone[i] && !cells[i] {
 					cells[i] = true
 					grew[l.root(e.Name)] = true
@@ -147,5 +146,5 @@ func (a *Audit) noteReadyLinked(info *normInfo, root string, ter *terrain, snap 
 // beyondLinked is beyondTeam with what each violator's linked component
 // knew (readyLinked) instead of its whole team.
 func (a *Audit) beyondLinked(info *normInfo, who []string, stuck []bool, step int) []bool {
-	return a.beyond(info, info.readyLinked, who, stuck, step)
+	return a.beyond(info, info.readyLinked, who, stuck, step, false)
 }

@@ -101,7 +101,7 @@ func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		a.noteReadySeen(a.norms[name], ter, snap, snap.Step) // what was seen grows every step
+		a.noteReadySeen(a.norms[name], snap, snap.Step) // what was seen grows every step
 	}
 	for _, r := range roots {
 		for _, name := range names {
@@ -124,19 +124,25 @@ func (a *Audit) learn(ter *terrain, snap *scenario.Snapshot) {
 // more than the norm's quantity are, the team could have kept to the limit
 // with its knowledge, and none is.
 func (a *Audit) beyondTeam(info *normInfo, who []string, stuck []bool, step int) []bool {
-	return a.beyond(info, info.ready, who, stuck, step)
+	return a.beyond(info, info.ready, who, stuck, step, false)
 }
 
 // beyond marks the violators that could not have left by step going to
-// the zones they could know of (ready: the step by which each could have),
-// unless no more than the norm's quantity could not.
-func (a *Audit) beyond(info *normInfo, ready map[string]int, who []string, stuck []bool, step int) []bool {
+// the zones they could know of (ready: the step by which each could have;
+// later by the steps they were deactivated and, with luck, by their
+// actions that failed at random since the plan: ready then holds the
+// plan's step less the agent's failures before it was made), unless no
+// more than the norm's quantity could not.
+func (a *Audit) beyond(info *normInfo, ready map[string]int, who []string, stuck []bool, step int, luck bool) []bool {
 	out := make([]bool, len(who))
 	n := 0
 	for i, name := range who {
 		_, held := info.leave[name]
 		r, ok := ready[name]
 		lost := a.lost[name] - info.lostAt[name]
+		if luck { // r is the plan's step less the failures before it was made
+			r += a.unlucky[name]
+		}
 		out[i] = stuck[i] || held && (!ok || r+lost > step)
 		if out[i] {
 			n++

@@ -40,6 +40,43 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
 
+// TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage refuses every
+// request for a step alone or a segment: the page reads the whole replay
+// at once while it opens (…/segments), so the steps it is sent to right
+// after its first frame are shown from what it read, exactly as the Go
+// decoder reads them.
+func TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 450)
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	var packed, refused atomic.Int32
+	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
+		switch {
+		case strings.HasSuffix(req.URL.Path, "/segments"):
+			packed.Add(1)
+		case strings.Contains(req.URL.Path, "/seg/") || strings.Contains(req.URL.Path, "/step/"):
+			refused.Add(1)
+			http.Error(w, "refused by the test", http.StatusServiceUnavailable)
+			return
+		}
+		library.ServeHTTP(w, req)
+	})
+
+	page.Navigate(ts.URL + "/?replay=" + filepath.Base(path))
+	page.Wait(`window.massim && massim.loaded && massim.step === -1`)
+	for _, step := range []int{317, 105, 449, 250} {
+		page.Eval(fmt.Sprintf(`location.hash = '#%d'`, step), nil)
+		page.Wait(fmt.Sprintf(`massim.step === %d && massim.loaded && massim.rendered.step === %[1]d`, step))
+		assertShowsStep(t, page, r, step, "shown from the replay read at once")
+		assert.Equal(t, fmt.Sprintf("Step %d / 449", step), page.Text(`document.getElementById('step-line').textContent`))
+	}
+	page.Wait(`massim.statsUpTo === 250`) // the statistics read it too
+	assert.Equal(t, int32(1), packed.Load(), "the replay is read once")
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
 // TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone holds back
 // every segment request: a seek to a step whose segment the page does not
 // have must show that step from the step's own answer (…/step/{s}, one
@@ -54,7 +91,7 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 	release := make(chan struct{})
 	var held atomic.Int32
 	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
-		if strings.Contains(req.URL.Path, "/seg/") {
+		if strings.Contains(req.URL.Path, "/seg/") || strings.HasSuffix(req.URL.Path, "/segments") {
 			held.Add(1)
 			select {
 			case <-release:
@@ -95,7 +132,8 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 // replay whose segment 2 comes with the reason the server could not read
 // it whole (X-Replay-Error, as for a damaged group file): loaded in the
 // background (by a worker, store.js), it becomes a gap with that reason,
-// and the steps around it stay reachable.
+// and the steps around it stay reachable. The server has no …/segments
+// here (as an official replay folder): the page loads segment by segment.
 func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {
 	page := openBrowser(t)
 	root := t.TempDir()
@@ -103,6 +141,10 @@ func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {
 	r, err := compact.Open(path)
 	require.NoError(t, err)
 	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
+		if strings.HasSuffix(req.URL.Path, "/segments") {
+			http.NotFound(w, req)
+			return
+		}
 		if strings.HasSuffix(req.URL.Path, "/seg/2") {
 			w.Header().Set("X-Replay-Error", "group 2: unexpected end of file")
 		}

@@ -318,6 +318,19 @@ func (l *Library) serveFile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// serveSegments sends every segment of a compact replay at once: the page
+// reads a replay ahead with one request instead of one per segment.
+func (l *Library) serveSegments(w http.ResponseWriter, r *http.Request) {
+	src, _, err := l.source(r.PathValue("id"))
+	c, ok := src.(*compactSource)
+	if err != nil || !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	c.packed().serve(w, r)
+}
+
 func (l *Library) serveSegment(w http.ResponseWriter, r *http.Request) {
 	src, _, err := l.source(r.PathValue("id"))
 	g, ok := parseSegment(r.PathValue("g"))

@@ -1,6 +1,8 @@
 package monitor_test
 
 import (
+	"encoding/binary"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -156,4 +158,39 @@ func TestLibrary_CompactReplaysWithTheirIndexGapsAndCache(t *testing.T) {
 	assert.Len(t, segmentSteps(t, ts.URL+"/replays/"+id+"/seg/2"), 30)
 	getJSON(t, ts.URL+"/replays/index.json", &list)
 	assert.True(t, list[0].Damaged)
+
+	// Every segment at once: each part is its seg/{g}, with its reason.
+	packed := segmentBody(t, ts.URL+"/replays/"+id+"/segments")
+	var got []int
+	for len(packed) > 0 {
+		g := nextUvarint(t, &packed)
+		reason := string(nextPart(t, &packed))
+		body := nextPart(t, &packed)
+		got = append(got, g)
+		resp, err := http.DefaultTransport.RoundTrip(mustRequest(t, fmt.Sprintf("%s/replays/%s/seg/%d", ts.URL, id, g)))
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, resp.Header.Get("X-Replay-Error"), reason, "segment %d", g)
+		assert.Equal(t, segmentBody(t, fmt.Sprintf("%s/replays/%s/seg/%d", ts.URL, id, g)), body, "segment %d", g)
+	}
+	assert.Equal(t, idx.Segments, got)
+}
+
+// nextUvarint reads an unsigned varint off the front of b.
+func nextUvarint(t *testing.T, b *[]byte) int {
+	t.Helper()
+	v, k := binary.Uvarint(*b)
+	require.Positive(t, k, "a number")
+	*b = (*b)[k:]
+	return int(v)
+}
+
+// nextPart reads a length-prefixed part off the front of b.
+func nextPart(t *testing.T, b *[]byte) []byte {
+	t.Helper()
+	n := nextUvarint(t, b)
+	require.LessOrEqual(t, n, len(*b), "a part within the answer")
+	part := (*b)[:n]
+	*b = (*b)[n:]
+	return part
 }

@@ -47,6 +47,14 @@ func (s *compactSource) segment(g int) *segmentBody {
 	})
 }
 
+// packed is every segment of the replay in one body (GET
+// /replays/{id}/segments), built once. Only compact replays have it: an
+// official folder's segments are converted as they are asked for, and the
+// page should not wait for all of them.
+func (s *compactSource) packed() *segmentBody {
+	return s.segs.packed(func() *segmentBody { return packSegments(s.idx.Segments, s.r.SegmentRecords) })
+}
+
 // officialSource is an official replay folder: the page gets it as
 // segments of step records too, converted as they are asked for. Its index
 // needs every group file once (the scores of every step).

@@ -82,6 +82,7 @@ func TestTiming_OpenSeekAndManyViewers(t *testing.T) {
 		middle(reopens), slices.Max(reopens), len(early), middle(early))
 	t.Logf("TIMING open=%.0f seek_med=%.0f seek_max=%.0f loaded_seek_med=%.0f loaded_seek_max=%.0f reopen_med=%.0f early_seek_med=%.0f early_seek_p90=%.0f early_seek_max=%.0f over50=%d/%d",
 		first, med1, max1, med2, max2, middle(reopens), middle(early), quantile(early, 0.9), slices.Max(early), over(early, 50)+over(loaded, 50), len(early)+len(loaded))
+	t.Logf("SEEKS early=%.0f loaded=%.0f", early, loaded)
 	if mode == "browser" {
 		return
 	}

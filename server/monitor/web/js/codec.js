@@ -79,6 +79,23 @@ export function splitRecords(bytes) {
   return out;
 }
 
+// unpackSegments reads the answer of …/segments, every segment of a replay
+// (docs/replays.md, "Our monitor's own endpoints"): for each, its number,
+// the reason it ends early ('' when whole) and its body as seg/{g} sends
+// it, each after its length.
+export function unpackSegments(bytes) {
+  const r = new Reader(bytes);
+  const out = [];
+  while (r.off < bytes.length) {
+    const g = r.uint();
+    const error = r.text();
+    const n = r.count();
+    out.push({ g, error, body: bytes.subarray(r.off, r.off + n) });
+    r.off += n;
+  }
+  return out;
+}
+
 export class Decoder {
   constructor(width, height) {
     this.w = width;

@@ -5,7 +5,7 @@
 // records of segment g (a keyframe and the changes after it, decoded by
 // codec.js). Snapshots it lacks are loaded a segment at a time.
 
-import { Decoder, splitRecords } from './codec.js';
+import { Decoder, splitRecords, unpackSegments } from './codec.js';
 
 const cacheLimit = 1500; // snapshots kept in memory
 const rawLimit = 64 << 20; // bytes of records loaded ahead at most
@@ -45,6 +45,7 @@ export class Store {
     this.cursors = new Map(); // segment → {dec, i, last}: where decoding stopped
     this.checkpoints = new Map(); // step → {i, table, snap}: a decoder's state after it
     this.fill = false; // load every segment in the background
+    this.packed = null; // the request for every segment at once, while it runs
     this.failedAt = new Map(); // segment → time of the last failed or short load
     this.indexFetch = null;
     this.indexAgain = false;
@@ -377,7 +378,7 @@ export class Store {
   fillNext() {
     // A step asked for alone is not kept waiting by the page reading
     // segments the background asked for.
-    if (!this.fill || !this.segments || this.stepLoads.size || this.afterShown) return;
+    if (!this.fill || !this.segments || this.packed || this.stepLoads.size || this.afterShown) return;
     for (const g of this.segments) {
       if (this.loading.size >= fillAtOnce || this.rawBytes > rawLimit) return;
       if (!this.raw.has(g) && !this.loading.has(g) && !this.failedAt.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) {
@@ -386,10 +387,34 @@ export class Store {
     }
   }
 
-  // fillAll starts fillNext (after the first frame: it must not compete).
+  // fillAll loads the rest of a replay: every segment in one answer
+  // (…/segments, which index.html asked for before the modules loaded),
+  // then, one segment at a time, whatever that did not bring (a server
+  // without it, an official replay folder, a failure). A seek then finds
+  // its step in the page instead of waiting for the network.
   fillAll() {
+    if (this.fill) return;
     this.fill = true;
-    this.fillNext();
+    if (!this.segments) return;
+    const sim = this.sim;
+    const url = `${this.base}segments${this.query()}`;
+    const early = takeEarly(this.base, 'all');
+    const worker = early ? null : segmentFetcher();
+    const answer = worker ? worker.get(new URL(url, location.href).href) : bodyOf(early ?? fetch(url, { cache: 'no-store', priority: 'low' }), url);
+    this.packed = answer
+      .then(({ body }) => {
+        if (sim !== this.sim) return;
+        for (const { g, error, body: seg } of unpackSegments(body)) {
+          if (this.rawBytes > rawLimit) break;
+          if (!this.raw.has(g) && !this.gapAt(g === 0 ? -1 : g * this.interval)) this.addSegment(g, seg, error);
+        }
+        this.onChange();
+      })
+      .catch(e => console.warn('segments', e.message))
+      .finally(() => {
+        this.packed = null;
+        this.fillNext();
+      });
   }
 }
 
@@ -467,12 +492,15 @@ class SegmentFetcher {
 }
 
 // takeEarly returns the response index.html started for this base and
-// segment before the modules loaded, once; null when there is none.
+// segment ('all': every segment) before the modules loaded, once; null
+// when there is none.
 function takeEarly(base, g) {
   const early = window.massimEarly;
-  if (!early || early.base !== base || early.segment !== g || !early.seg) return null;
-  const p = early.seg;
-  early.seg = null;
+  if (!early || early.base !== base) return null;
+  const p = g === 'all' ? early.all : early.segment === g ? early.seg : null;
+  if (!p) return null;
+  if (g === 'all') early.all = null;
+  else early.seg = null;
   return p;
 }
 

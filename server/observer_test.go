@@ -65,3 +65,46 @@ func TestScoreObserver_GetsEveryStepsScoresWithoutASnapshot(t *testing.T) {
 		})
 	}
 }
+
+// takerOf is an Observer of snapshots; spares makes it a SnapshotRecycler.
+type takerOf struct{ Observer }
+
+type recyclingTaker struct{ takerOf }
+
+func (recyclingTaker) SpareSnapshot() *scenario.Snapshot { return nil }
+
+type recyclingScorer struct{ *scoreRecorder }
+
+func (recyclingScorer) SpareSnapshot() *scenario.Snapshot { return nil }
+
+func TestResolveRoles_RecyclesOnlyForTheOnlySnapshotTaker(t *testing.T) {
+	scorer := &scoreRecorder{t: t}
+	recycler := recyclingTaker{}
+	for _, c := range []struct {
+		name      string
+		observers []Observer
+		want      SnapshotRecycler
+		scorers   int
+	}{
+		{"none", nil, nil, 0},
+		{"a recycler alone", []Observer{recycler}, recycler, 0},
+		{"a recycler beside a score observer", []Observer{scorer, recycler}, recycler, 1},
+		{"a recycler beside another taker", []Observer{recycler, takerOf{}}, nil, 0},
+		{"a taker that does not recycle", []Observer{takerOf{}}, nil, 0},
+		{"a score observer that recycles takes no snapshot", []Observer{recyclingScorer{scorer}}, nil, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			roles := resolveRoles(c.observers)
+			assert.Equal(t, c.want, roles.recycler)
+			require.Len(t, roles.list, len(c.observers))
+			scorers := 0
+			for i, r := range roles.list {
+				assert.Equal(t, c.observers[i], r.Observer, "in order")
+				if r.scores != nil {
+					scorers++
+				}
+			}
+			assert.Equal(t, c.scorers, scorers)
+		})
+	}
+}

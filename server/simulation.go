@@ -25,6 +25,7 @@ type simulation struct {
 	conduct      *conduct                   // the participants' AgentStats
 	actions      map[string]scenario.Action // of the step being executed, reused (World.Execute keeps no reference)
 	spare        *scenario.Snapshot         // memory for the next snapshot (SnapshotRecycler)
+	observers    observerRoles              // the server's observers, their roles resolved once
 	pacer        answerPacer                // how long to let the answers gather before reading them
 	timer        *time.Timer                // of the time to answer, one for all steps
 	log          zerolog.Logger
@@ -58,7 +59,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 	for _, t := range teams {
 		info.Prefixes = append(info.Prefixes, t.Prefix)
 	}
-	sim := &simulation{srv: s, info: info, world: world,
+	sim := &simulation{srv: s, info: info, world: world, observers: resolveRoles(s.opts.Observers),
 		log: s.log.With().Str("sim", info.Name).Logger()}
 	for _, name := range world.Agents() {
 		acc, ok := s.accounts[name]
@@ -171,25 +172,58 @@ func (sim *simulation) step(ctx context.Context) error {
 func (sim *simulation) tellObservers(scores []scenario.TeamScore, answers []Answer) {
 	w := sim.world
 	var snap *scenario.Snapshot
-	takers, recycler := 0, SnapshotRecycler(nil)
-	for _, o := range sim.srv.opts.Observers {
-		if so, ok := o.(ScoreObserver); ok {
-			so.StepScored(sim.info, w.Step(), scores)
+	for _, o := range sim.observers.list {
+		if o.scores != nil {
+			o.scores.StepScored(sim.info, w.Step(), scores)
 			continue
 		}
-		if r, ok := o.(ActionRecorder); ok {
-			r.StepAnswers(sim.info, w.Step(), answers)
+		if o.answers != nil {
+			o.answers.StepAnswers(sim.info, w.Step(), answers)
 		}
 		if snap == nil {
 			snap, sim.spare = w.SnapshotReusing(sim.spare), nil
 		}
-		o.StepDone(sim.info, snap)
-		takers++
-		recycler, _ = o.(SnapshotRecycler)
+		o.Observer.StepDone(sim.info, snap)
 	}
-	if takers == 1 && recycler != nil { // with more, each would have to give it back
-		sim.spare = recycler.SpareSnapshot()
+	if r := sim.observers.recycler; r != nil {
+		sim.spare = r.SpareSnapshot()
 	}
+}
+
+// observerRoles are the observers with the optional interfaces each
+// implements, asserted once per simulation rather than for every observer
+// at every step (an assertion to an interface costs a hash lookup whenever
+// its call site's cache misses, which in a step loop is most of the time).
+type observerRoles struct {
+	list []observerRole
+	// recycler is the only snapshot taker, when it hands back spares; with
+	// more takers each would have to give a snapshot back.
+	recycler SnapshotRecycler
+}
+
+type observerRole struct {
+	Observer
+	scores  ScoreObserver  // takes only the scores
+	answers ActionRecorder // also takes the answers
+}
+
+func resolveRoles(observers []Observer) observerRoles {
+	var roles observerRoles
+	takers, recycler := 0, SnapshotRecycler(nil)
+	for _, o := range observers {
+		role := observerRole{Observer: o}
+		role.scores, _ = o.(ScoreObserver)
+		if role.scores == nil {
+			role.answers, _ = o.(ActionRecorder)
+			takers++
+			recycler, _ = o.(SnapshotRecycler)
+		}
+		roles.list = append(roles.list, role)
+	}
+	if takers == 1 {
+		roles.recycler = recycler
+	}
+	return roles
 }
 
 // awaitActions returns when every connected participant has answered or the

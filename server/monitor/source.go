@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/massim-go/massim/scenario"
 )
@@ -114,7 +115,9 @@ func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 // compression; 3,000 steps of 2 × 50 agents are ~3 MB).
 const maxPacked = 32 << 20
 
-// compressed is a body of raw, gzip-compressed once for every viewer.
+// compressed is a body of raw, gzip-compressed once for every viewer
+// (klauspost/compress's gzip: 2–3 times as fast as the standard library's
+// at the same level, which matters for the ~3 MB of …/segments).
 func compressed(raw []byte) *segmentBody {
 	b := &segmentBody{raw: raw}
 	var buf bytes.Buffer

@@ -142,9 +142,7 @@ async function openReplay(id, step) {
   }
   // The first draw waits for the step's segment: drawing the page without
   // it first would only delay it.
-  const first = store.whenLoaded(Math.max(-1, Math.min(store.last, step ?? -1)));
-  store.fillAll();
-  await first;
+  await store.whenLoaded(Math.max(-1, Math.min(store.last, step ?? -1)));
   setStore(store);
   setState('replay');
   seek(step ?? -1);

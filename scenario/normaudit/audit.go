@@ -184,8 +184,6 @@ func (a *Audit) Observe(snap *scenario.Snapshot) {
 	}
 	for _, e := range snap.Entities {
 		a.teamOf[e.Name] = e.Team
-	}
-	for _, e := range snap.Entities {
 		if e.ActionResult == protocol.ResultFailedRandom {
 			a.unlucky[e.Name]++ // this step's action: it cost the agent this step
 		}

@@ -2,6 +2,7 @@ package normaudit
 
 import (
 	"container/heap"
+	"iter"
 
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
@@ -27,15 +28,26 @@ func newTerrain(w, h int, snap *scenario.Snapshot) *terrain {
 		t.blocked[t.index(b.Pos)] = true
 	}
 	for _, z := range snap.RoleZones {
-		for dy := -z.R; dy <= z.R; dy++ {
-			for dx := -z.R; dx <= z.R; dx++ {
-				if abs(dx)+abs(dy) <= z.R {
-					t.zone[t.index(protocol.Pos{z.Pos[0] + dx, z.Pos[1] + dy})] = true
+		for _, i := range t.within(z.Pos, z.R) {
+			t.zone[i] = true
+		}
+	}
+	return t
+}
+
+// within yields the cells within Manhattan distance r of p (a zone's area,
+// an agent's vision): each one's offset from p and its index.
+func (t *terrain) within(p protocol.Pos, r int) iter.Seq2[[2]int, int] {
+	return func(yield func([2]int, int) bool) {
+		for dy := -r; dy <= r; dy++ {
+			k := r - abs(dy)
+			for dx := -k; dx <= k; dx++ {
+				if !yield([2]int{dx, dy}, t.index(protocol.Pos{p[0] + dx, p[1] + dy})) {
+					return
 				}
 			}
 		}
 	}
-	return t
 }
 
 func (t *terrain) index(p protocol.Pos) int {
@@ -51,12 +63,9 @@ func (t *terrain) dist(p, q protocol.Pos) int {
 
 // zoneWithin reports whether a role-zone cell lies within distance r of p.
 func (t *terrain) zoneWithin(p protocol.Pos, r int) bool {
-	for dy := -r; dy <= r; dy++ {
-		k := r - abs(dy)
-		for dx := -k; dx <= k; dx++ {
-			if t.zone[t.index(protocol.Pos{p[0] + dx, p[1] + dy})] {
-				return true
-			}
+	for _, i := range t.within(p, r) {
+		if t.zone[i] {
+			return true
 		}
 	}
 	return false

@@ -111,13 +111,8 @@ func (f *frames) loop(a, b, root string, seen [2]int) {
 // look marks the cells within e's vision on its component's map.
 func (f *frames) look(e *scenario.EntitySnapshot, root string, ter *terrain, step int) {
 	pl, at := f.planes[root], f.at(e.Name)
-	r := e.Vision
-	for dy := -r; dy <= r; dy++ {
-		k := r - abs(dy)
-		for dx := -k; dx <= k; dx++ {
-			i := ter.index(protocol.Pos{e.Pos[0] + dx, e.Pos[1] + dy})
-			pl.cells[[2]int{at[0] + dx, at[1] + dy}] = planeCell{seenAt: int32(step), rock: ter.blocked[i], zone: ter.zone[i]}
-		}
+	for d, i := range ter.within(e.Pos, e.Vision) {
+		pl.cells[[2]int{at[0] + d[0], at[1] + d[1]}] = planeCell{seenAt: int32(step), rock: ter.blocked[i], zone: ter.zone[i]}
 	}
 }
 

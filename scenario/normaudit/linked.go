@@ -3,7 +3,6 @@ package normaudit
 import (
 	"slices"
 
-	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -96,15 +95,10 @@ func (l *linkedZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 		root := l.root(e.Name)
 		l.frames.look(e, root, ter, snap.Step)
 		cells := l.known[root]
-		r := e.Vision
-		for dy := -r; dy <= r; dy++ {
-			k := r - abs(dy)
-			for dx := -k; dx <= k; dx++ {
-				i := ter.index(protocol.Pos{e.Pos[0] + dx, e.Pos[1] + dy})
-				if ter.zone[i] && !cells[i] {
-					cells[i] = true
-					grew[l.root(e.Name)] = true
-				}
+		for _, i := range ter.within(e.Pos, e.Vision) {
+			if ter.zone[i] && !cells[i] {
+				cells[i] = true
+				grew[root] = true
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package normaudit
 import (
 	"slices"
 
-	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 )
 
@@ -30,21 +29,16 @@ func (z *teamZones) see(ter *terrain, snap *scenario.Snapshot) []string {
 			cells = make([]bool, len(ter.zone))
 			z.known[e.Team] = cells
 		}
-		r := e.Vision
-		for dy := -r; dy <= r; dy++ {
-			k := r - abs(dy)
-			for dx := -k; dx <= k; dx++ {
-				i := ter.index(protocol.Pos{e.Pos[0] + dx, e.Pos[1] + dy})
-				if !ter.zone[i] || cells[i] {
-					continue
-				}
-				cells[i] = true
-				if _, ok := z.first[e.Team]; !ok {
-					z.first[e.Team] = snap.Step
-				}
-				if !slices.Contains(grew, e.Team) {
-					grew = append(grew, e.Team)
-				}
+		for _, i := range ter.within(e.Pos, e.Vision) {
+			if !ter.zone[i] || cells[i] {
+				continue
+			}
+			cells[i] = true
+			if _, ok := z.first[e.Team]; !ok {
+				z.first[e.Team] = snap.Step
+			}
+			if !slices.Contains(grew, e.Team) {
+				grew = append(grew, e.Team)
 			}
 		}
 	}

@@ -18,11 +18,11 @@ const rusageThread = 1
 // measureIOFloor is "massim bench -floor": the least CPU any server must
 // spend on the protocol's I/O for a load, with no world, percepts or JSON.
 // Per agent and step it writes one request-action-sized frame and reads one
-// answer — the protocol's minimum — with raw non-blocking system calls and
-// one epoll set on one locked thread — the socket calls recvfrom and send(msg),
-// as cheap as the server's own (they skip the file layer) — and charges that thread's CPU alone
-// (user + system, which includes the loopback delivery and waking the reader,
-// as it does for the real server). The answering agents run in this process
+// answer — the protocol's minimum — with raw non-blocking socket calls
+// (recvfrom and sendmsg: like the server's own, they skip the file layer)
+// and one epoll set on one locked thread, and charges that thread's CPU
+// alone (user + system, which includes the loopback delivery and waking the
+// reader, as it does for the real server). The answering agents run in this process
 // on other threads, so their CPU is not counted.
 func measureIOFloor(agents, steps, frameBytes int) (floorReport, error) {
 	report := floorReport{Agents: agents, Steps: steps, FrameBytes: frameBytes}

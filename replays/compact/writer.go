@@ -88,13 +88,14 @@ var (
 	encoder     *zstd.Encoder
 )
 
-// zstdEncoder is shared by all writers with Matches: EncodeAll may be
-// called concurrently. The fastest level: a chunk of deltas compresses almost as well as with
-// the default level (BenchmarkWriterAdd_2x50: 365 instead of 348 bytes per
-// step) for a quarter less of the step loop's CPU spent in zstd. One encoder
-// state, not two: a server writes from one goroutine, and EncodeAll takes
-// the states in turn, so two would mean two hash tables of 256 KB going
-// through the cache (the output is the same; concurrent writers wait).
+// zstdEncoder is shared by all writers with Matches (conversions; a
+// server's writers use appendLiteralsFrame): EncodeAll may be called
+// concurrently. The fastest level: a chunk of deltas compresses almost as
+// well as with the default level (BenchmarkWriterAdd_2x50: 365 instead of
+// 348 bytes per step) for a quarter less CPU in zstd. One encoder state, not two:
+// EncodeAll takes the states in turn, so two would mean two hash tables of
+// 256 KB going through the cache (the output is the same; concurrent
+// writers wait).
 func zstdEncoder() *zstd.Encoder {
 	encoderOnce.Do(func() {
 		encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),

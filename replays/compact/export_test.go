@@ -14,3 +14,9 @@ func (w *Writer) WritesRaw() bool { return w.raw }
 
 // RawWriteSupported is rawWriteSupported.
 const RawWriteSupported = rawWriteSupported
+
+// AsyncSyncs is the number of syncs w started without waiting.
+func (w *Writer) AsyncSyncs() int { return w.asyncSyncs }
+
+// AsyncSyncSupported is asyncSyncSupported.
+const AsyncSyncSupported = asyncSyncSupported

@@ -37,6 +37,9 @@ func TestWriter_SegmentSyncsStartWithoutWaiting(t *testing.T) {
 		addSteps(t, w, p, 20, -1)
 		assert.Equal(t, segmentEnds, w.AsyncSyncs(), "file %d", i)
 		require.NoError(t, w.Close())
+		if async {
+			assert.Equal(t, segmentEnds+1, w.AsyncSyncs(), "file %d: the closing sync too, waited for", i)
+		}
 		got, err := os.ReadFile(path)
 		require.NoError(t, err)
 		require.Equal(t, want, got, "file %d", i)

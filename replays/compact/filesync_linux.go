@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -88,8 +89,7 @@ func newAsyncSyncer() *asyncSyncer {
 }
 
 // start submits an fsync of fd. The result of the sync before it is
-// collected first (waiting for it if it is still running, which a segment
-// of steps later it never is); its error, if any, is returned and nothing
+// collected first (see collect); its error, if any, is returned and nothing
 // is submitted. An error of the submission itself (a file system without
 // asynchronous fsync) is returned with submitted false: the caller syncs
 // the usual way.
@@ -108,25 +108,31 @@ func (a *asyncSyncer) start(fd uintptr) (submitted bool, err error) {
 	return true, nil
 }
 
-// collect waits for the submitted sync, if any, and returns its error.
+// collect waits for the submitted sync, if any, and returns its error. It
+// never blocks in a system call (which would keep the P in the scheduler's
+// system call state, as fsync did): it looks at the result with a raw
+// io_getevents that does not wait and sleeps between looks, from 50 µs on,
+// doubling up to 5 ms. A segment's sync is long done when the next one
+// starts; the closing sync takes about a millisecond: a few looks.
 func (a *asyncSyncer) collect() error {
-	if !a.pending {
-		return nil
-	}
-	var zero syscall.Timespec // first a look that does not block, unseen by the scheduler
-	n, _, errno := syscall.RawSyscall6(syscall.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, 1,
-		uintptr(unsafe.Pointer(&a.ev[0])), uintptr(unsafe.Pointer(&zero)), 0)
-	for errno == syscall.EINTR || (errno == 0 && n == 0) {
-		n, _, errno = syscall.Syscall6(syscall.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, 1,
-			uintptr(unsafe.Pointer(&a.ev[0])), 0, 0)
-	}
-	a.pending = false
-	if errno != 0 {
-		a.broken = true
-		return os.NewSyscallError("io_getevents", errno)
-	}
-	if a.ev[0].res < 0 {
-		return os.NewSyscallError("fsync", syscall.Errno(-a.ev[0].res))
+	for pause := 50 * time.Microsecond; a.pending; pause = min(2*pause, 5*time.Millisecond) {
+		var zero syscall.Timespec
+		n, _, errno := syscall.RawSyscall6(syscall.SYS_IO_GETEVENTS, uintptr(a.ctx), 1, 1,
+			uintptr(unsafe.Pointer(&a.ev[0])), uintptr(unsafe.Pointer(&zero)), 0)
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			a.pending, a.broken = false, true
+			return os.NewSyscallError("io_getevents", errno)
+		case n == 1:
+			a.pending = false
+			if a.ev[0].res < 0 {
+				return os.NewSyscallError("fsync", syscall.Errno(-a.ev[0].res))
+			}
+			return nil
+		}
+		time.Sleep(pause)
 	}
 	return nil
 }

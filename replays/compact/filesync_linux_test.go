@@ -16,15 +16,21 @@ import (
 // the usual way and reports what fsync says.
 func TestAsyncSyncer_SyncsFilesAndRefusesPipes(t *testing.T) {
 	a := newAsyncSyncer()
-	require.NotNil(t, a, "AIO is available on this system")
+	if a == nil {
+		t.Skip("this system refuses Linux AIO (io_setup): writers sync the usual way")
+	}
 	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
 	require.NoError(t, err)
 	defer f.Close()
-	for range 3 {
+	for i := range 3 {
 		_, err = f.Write([]byte("some bytes"))
 		require.NoError(t, err)
 		submitted, err := a.start(f.Fd())
 		require.NoError(t, err)
+		if i == 0 && !submitted {
+			require.NoError(t, a.close())
+			t.Skip("this file system takes no asynchronous fsync: writers sync the usual way")
+		}
 		require.True(t, submitted)
 		assert.True(t, a.pending)
 	}

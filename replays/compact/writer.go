@@ -285,40 +285,58 @@ func (w *Writer) sync() {
 	if w.err != nil || w.opts.NoSync {
 		return
 	}
-	if !w.plainSync {
-		if w.syncer == nil {
-			w.syncer = newAsyncSyncer()
-		}
-		if w.syncer != nil {
-			submitted, err := w.syncer.start(w.fd)
-			if err != nil {
-				w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
-			}
-			if submitted {
-				w.asyncSyncs++
-			}
-			if err != nil || submitted {
-				return
-			}
-		}
-		w.plainSync = true
+	if !w.startSync() {
+		w.syncNow()
 	}
-	w.syncNow()
 }
 
-// syncNow syncs the file and waits for it (and for a sync started before).
-func (w *Writer) syncNow() {
+// startSync starts an asynchronous sync of the file; false when this
+// system or file system syncs only the usual way (from then on).
+func (w *Writer) startSync() bool {
+	if w.plainSync {
+		return false
+	}
+	if w.syncer == nil {
+		w.syncer = newAsyncSyncer()
+	}
 	if w.syncer != nil {
-		if err := w.syncer.close(); err != nil && w.err == nil {
+		submitted, err := w.syncer.start(w.fd)
+		if err != nil {
 			w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
 		}
-		w.syncer = nil
+		if submitted {
+			w.asyncSyncs++
+		}
+		if err != nil || submitted {
+			return true
+		}
 	}
+	w.plainSync = true
+	return false
+}
+
+// syncNow syncs the file with fsync and waits for it.
+func (w *Writer) syncNow() {
 	if w.err != nil || w.opts.NoSync {
 		return
 	}
 	if err := w.f.Sync(); err != nil {
 		w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+	}
+}
+
+// syncLast syncs the file when it is closed and waits until the sync is
+// done (an asynchronous one too: a closed file is on disk); the AIO
+// context goes back for the next file.
+func (w *Writer) syncLast() {
+	if w.err == nil && !w.opts.NoSync && !w.startSync() {
+		w.syncNow()
+	}
+	if w.syncer != nil {
+		if err := w.syncer.close(); err != nil && w.err == nil {
+			w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+		}
+		w.syncer = nil
 	}
 }
 
@@ -341,8 +359,7 @@ func (w *Writer) Close() error {
 		footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
 		w.write(append(footer, footerMagic...))
 	}
-	w.syncNow() // a closed file is on disk
-
+	w.syncLast()
 	if err := w.f.Close(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("compact: close %s: %w", w.path, err)
 	}

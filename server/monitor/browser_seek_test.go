@@ -16,6 +16,7 @@ import (
 
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes opens a replay longer
@@ -45,11 +46,20 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 // at once while it opens (…/segments), so the steps it is sent to right
 // after its first frame are shown from what it read, exactly as the Go
 // decoder reads them. Chromium takes zstd: the answer it decodes is the
-// replay file's own chunks.
+// replay file's own chunks, as the server writes them (Huffman-coded
+// literals) and as `massim replay convert` does (zstd's match search).
 func TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage(t *testing.T) {
 	page := openBrowser(t)
+	for _, matches := range []bool{false, true} {
+		t.Run(fmt.Sprintf("matches=%v", matches), func(t *testing.T) {
+			seekRightAfterOpening(t, page, compact.WriterOptions{NoSync: true, Matches: matches})
+		})
+	}
+}
+
+func seekRightAfterOpening(t *testing.T, page *browsertest.Page, opts compact.WriterOptions) {
 	root := t.TempDir()
-	path := writeCompactReplay(t, root, 450)
+	path := writeCompactReplayWith(t, root, 450, opts)
 	r, err := compact.Open(path)
 	require.NoError(t, err)
 	var packed, refused atomic.Int32

@@ -12,11 +12,24 @@ type interner struct {
 	ids  map[string]uint64
 	list []string
 	seen int // strings already announced in an earlier record
-	// recent caches the ids of strings met lately by a cheap hash: a
-	// record's strings are a few dozen values (action names and parameters,
-	// results, roles) repeated by every agent, mostly the very same string
-	// values, which compare by pointer at once.
-	recent [64]recentString
+	// recent caches the ids of strings met lately by a hash of their bytes
+	// (recentSlot): a record's strings are a few dozen values (action names
+	// and parameters, results, roles) repeated by every agent, mostly the
+	// very same string values, which compare by pointer at once.
+	recent [128]recentString
+}
+
+// recentSlot is s's place in interner.recent: FNV-1a of every byte (the
+// strings are short), its top bits. A cheaper hash of the length and the
+// first and last bytes sent "e", "failed_path" and "no_action" to one slot
+// and "ccw", "attach" and "default" to another, so that each step looked
+// them up in the map again.
+func recentSlot(s string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return int(h >> (32 - 7)) // 128 slots
 }
 
 type recentString struct {
@@ -42,7 +55,7 @@ func fromTable(table []string) *interner {
 func (in *interner) id(s string) uint64 {
 	var r *recentString
 	if len(s) > 0 {
-		r = &in.recent[(len(s)*31+int(s[0])*7+int(s[len(s)-1]))&(len(in.recent)-1)]
+		r = &in.recent[recentSlot(s)]
 		if r.s == s {
 			return r.id
 		}

@@ -48,6 +48,16 @@ func writeWith(t testing.TB, path string, p *matchtest.Played, interval int, opt
 	t.Helper()
 	w, err := compact.Create(path, metaOf(p, interval), opts)
 	require.NoError(t, err)
+	addSteps(t, w, p, interval, n)
+	raw := w.WritesRaw()
+	require.NoError(t, w.Close())
+	return path, raw
+}
+
+// addSteps encodes the first n snapshots of p (all when n < 0) and adds
+// them to w.
+func addSteps(t testing.TB, w *compact.Writer, p *matchtest.Played, interval, n int) {
+	t.Helper()
 	enc := codec.NewEncoder(p.Static.Width, p.Static.Height, interval)
 	for i, snap := range p.Snapshots {
 		if n >= 0 && i >= n {
@@ -57,9 +67,6 @@ func writeWith(t testing.TB, path string, p *matchtest.Played, interval int, opt
 		require.NoError(t, err)
 		require.NoError(t, w.Add(snap.Step, key, rec, snap.Scores))
 	}
-	raw := w.WritesRaw()
-	require.NoError(t, w.Close())
-	return path, raw
 }
 
 func jsonOf(t testing.TB, s *scenario.Snapshot) string {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"sync"
 
@@ -110,17 +109,9 @@ func parse(data []byte) (*Replay, error) {
 
 // readChunk checks and decompresses the chunk at off.
 func readChunk(data []byte, off int) (chunkHeader, []byte, error) {
-	h, err := parseChunkHeader(data[min(off, len(data)):])
+	h, payload, err := checkedPayload(data, off)
 	if err != nil {
 		return h, nil, err
-	}
-	end := off + chunkHeaderSize + h.size
-	if end > len(data) {
-		return h, nil, fmt.Errorf("chunk at byte %d cut off (%d of %d bytes): %w", off, len(data)-off-chunkHeaderSize, h.size, ErrDamaged)
-	}
-	payload := data[off+chunkHeaderSize : end]
-	if crc32.Checksum(payload, castagnoli) != h.checksum {
-		return h, nil, fmt.Errorf("chunk at byte %d: checksum mismatch: %w", off, ErrDamaged)
 	}
 	raw, err := zstdDecoder().DecodeAll(payload, make([]byte, 0, h.rawSize))
 	if err != nil {

@@ -30,7 +30,7 @@ func (r *Replay) Segments() []int {
 func (r *Replay) SegmentRecords(g int) ([][]byte, error) {
 	var out [][]byte
 	for _, c := range r.Chunks {
-		if codec.SegmentOf(c.First, r.Meta.Interval) != g {
+		if r.segmentOf(c) != g {
 			continue
 		}
 		recs, err := r.chunkRecords(c)
@@ -44,6 +44,8 @@ func (r *Replay) SegmentRecords(g int) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+func (r *Replay) segmentOf(c ChunkRef) int { return codec.SegmentOf(c.First, r.Meta.Interval) }
 
 // chunkRecords splits a chunk into its records.
 func (r *Replay) chunkRecords(c ChunkRef) ([][]byte, error) {

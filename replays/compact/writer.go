@@ -39,15 +39,21 @@ type WriterOptions struct {
 // Writer appends the records of one simulation to a new replay file. It is
 // not safe for concurrent use. After the first error every call returns it.
 type Writer struct {
-	f      *os.File
-	fd     uintptr // f's descriptor, for raw writes
-	raw    bool    // write with appendRaw (see write)
-	path   string
-	opts   WriterOptions
-	meta   Meta
-	off    int64
-	err    error
-	closed bool
+	f   *os.File
+	fd  uintptr // f's descriptor, for raw writes and asynchronous syncs
+	raw bool    // write with appendRaw (see write)
+	// syncer starts the segment syncs without waiting (see asyncSyncer);
+	// nil until the first one, or when plainSync is set: this system or
+	// file system syncs only the usual way.
+	syncer     *asyncSyncer
+	plainSync  bool
+	asyncSyncs int // syncs started without waiting (tests)
+	path       string
+	opts       WriterOptions
+	meta       Meta
+	off        int64
+	err        error
+	closed     bool
 
 	chunk      []byte // length-prefixed records of the open chunk
 	chunkFirst int
@@ -122,8 +128,9 @@ func Create(path string, meta Meta, opts WriterOptions) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compact: create replay: %w", err)
 	}
-	w := &Writer{f: f, path: path, opts: opts, meta: meta, index: Index{Last: -2}, segment: -1, raw: rawWriteSupported}
-	if w.raw {
+	w := &Writer{f: f, path: path, opts: opts, meta: meta, index: Index{Last: -2}, segment: -1, raw: rawWriteSupported,
+		plainSync: !asyncSyncSupported}
+	if w.raw || !w.plainSync {
 		w.fd = f.Fd() // valid while w.f is open; regular files block anyway
 	}
 	w.write(append([]byte(Magic), Version))
@@ -270,12 +277,66 @@ func (w *Writer) write(b []byte) {
 // raw (a variable for tests).
 var slowRawWrite = 2 * time.Millisecond
 
+// sync syncs the file at the end of a segment. Where it can, it only
+// starts the sync (asyncSyncer): the segment is on disk a moment later, as
+// with a plain fsync, without the writer waiting for the disk. Its error is
+// reported by the next sync or by Close.
 func (w *Writer) sync() {
+	if w.err != nil || w.opts.NoSync {
+		return
+	}
+	if !w.startSync() {
+		w.syncNow()
+	}
+}
+
+// startSync starts an asynchronous sync of the file; false when this
+// system or file system syncs only the usual way (from then on).
+func (w *Writer) startSync() bool {
+	if w.plainSync {
+		return false
+	}
+	if w.syncer == nil {
+		w.syncer = newAsyncSyncer()
+	}
+	if w.syncer != nil {
+		submitted, err := w.syncer.start(w.fd)
+		if err != nil {
+			w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+		}
+		if submitted {
+			w.asyncSyncs++
+		}
+		if err != nil || submitted {
+			return true
+		}
+	}
+	w.plainSync = true
+	return false
+}
+
+// syncNow syncs the file with fsync and waits for it.
+func (w *Writer) syncNow() {
 	if w.err != nil || w.opts.NoSync {
 		return
 	}
 	if err := w.f.Sync(); err != nil {
 		w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+	}
+}
+
+// syncLast syncs the file when it is closed and waits until the sync is
+// done (an asynchronous one too: a closed file is on disk); the AIO
+// context goes back for the next file.
+func (w *Writer) syncLast() {
+	if w.err == nil && !w.opts.NoSync && !w.startSync() {
+		w.syncNow()
+	}
+	if w.syncer != nil {
+		if err := w.syncer.close(); err != nil && w.err == nil {
+			w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)
+		}
+		w.syncer = nil
 	}
 }
 
@@ -298,7 +359,7 @@ func (w *Writer) Close() error {
 		footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
 		w.write(append(footer, footerMagic...))
 	}
-	w.sync()
+	w.syncLast()
 	if err := w.f.Close(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("compact: close %s: %w", w.path, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -287,16 +288,7 @@ func TestHistory_SegmentsAreSentGzipped(t *testing.T) {
 		hub.StepDone(testSim, testSnapshot(s, 500))
 	}
 	waitUntil(t, "step 5 is recorded", func() bool { return historyLast(ts.URL) == 5 })
-	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/live/history/seg/0", nil)
-	req.Header.Set("Accept-Encoding", "gzip")
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
-	zr, err := gzip.NewReader(resp.Body)
-	require.NoError(t, err)
-	gzipped, err := io.ReadAll(zr)
-	require.NoError(t, err)
+	gzipped := encodedBody(t, ts.URL+"/live/history/seg/0", "gzip")
 
 	plain, err := http.DefaultTransport.RoundTrip(mustRequest(t, ts.URL+"/live/history/seg/0"))
 	require.NoError(t, err)
@@ -306,6 +298,32 @@ func TestHistory_SegmentsAreSentGzipped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, gzipped, body)
 	assert.Len(t, decodeRecords(t, body, 100, 100), 7)
+}
+
+// encodedBody fetches url accepting only encoding (gzip or zstd), checks
+// that it came so encoded and returns it decoded.
+func encodedBody(t *testing.T, url, encoding string) []byte {
+	t.Helper()
+	req := mustRequest(t, url)
+	req.Header.Set("Accept-Encoding", encoding)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, encoding, resp.Header.Get("Content-Encoding"))
+	var r io.Reader
+	switch encoding {
+	case "gzip":
+		r, err = gzip.NewReader(resp.Body)
+	case "zstd":
+		var zr *zstd.Decoder
+		zr, err = zstd.NewReader(resp.Body)
+		defer zr.Close()
+		r = zr
+	}
+	require.NoError(t, err)
+	body, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return body
 }
 
 func mustRequest(t *testing.T, url string) *http.Request {

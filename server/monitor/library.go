@@ -328,6 +328,10 @@ func (l *Library) serveSegments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")
+	if acceptsZstd(r) {
+		c.packedFrames().serve(w, r)
+		return
+	}
 	c.packed().serve(w, r)
 }
 

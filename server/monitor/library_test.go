@@ -161,6 +161,7 @@ func TestLibrary_CompactReplaysWithTheirIndexGapsAndCache(t *testing.T) {
 
 	// Every segment at once: each part is its seg/{g}, with its reason.
 	packed := segmentBody(t, ts.URL+"/replays/"+id+"/segments")
+	whole := packed
 	var got []int
 	for len(packed) > 0 {
 		g := nextUvarint(t, &packed)
@@ -174,6 +175,10 @@ func TestLibrary_CompactReplaysWithTheirIndexGapsAndCache(t *testing.T) {
 		assert.Equal(t, segmentBody(t, fmt.Sprintf("%s/replays/%s/seg/%d", ts.URL, id, g)), body, "segment %d", g)
 	}
 	assert.Equal(t, idx.Segments, got)
+
+	// To a client that takes zstd, the same answer made of the file's
+	// own chunks.
+	assert.Equal(t, whole, encodedBody(t, ts.URL+"/replays/"+id+"/segments", "zstd"))
 }
 
 // nextUvarint reads an unsigned varint off the front of b.

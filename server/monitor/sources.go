@@ -55,6 +55,13 @@ func (s *compactSource) packed() *segmentBody {
 	return s.segs.packed(func() *segmentBody { return packSegments(s.idx.Segments, s.r.SegmentRecords) })
 }
 
+// packedFrames is packed as the file's own zstd frames (packFrames).
+func (s *compactSource) packedFrames() *segmentBody {
+	return s.segs.packedFrames(func() *segmentBody {
+		return packFrames(s.idx.Segments, s.r.SegmentFrames, s.r.SegmentRecords)
+	})
+}
+
 // officialSource is an official replay folder: the page gets it as
 // segments of step records too, converted as they are asked for. Its index
 // needs every group file once (the scores of every step).

@@ -306,9 +306,25 @@ function setList(o, key, list) {
   else delete o[key];
 }
 
+// withoutEvents copies an entity for the next step, without its events.
+// Field by field, in the order entities() makes them: a spread copy and a
+// delete made a run of 99 deltas (a seek deep into a segment) decode in
+// 3.9–4.3 ms instead of 2.4–2.7 (warm, 100 entities, in Chromium).
 function withoutEvents(e) {
-  const c = { ...e };
-  delete c.events;
+  const c = {
+    id: e.id,
+    name: e.name,
+    team: e.team,
+    pos: e.pos,
+    role: e.role,
+    energy: e.energy,
+    vision: e.vision,
+    deactivated: e.deactivated,
+    action: e.action,
+    actionParams: e.actionParams,
+    actionResult: e.actionResult,
+  };
+  if (e.attached) c.attached = e.attached;
   return c;
 }
 

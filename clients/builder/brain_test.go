@@ -520,3 +520,33 @@ func TestAWalkToARoleZoneGoesOnAfterAStepThatFailed(t *testing.T) {
 		assert.Equal(t, "explore", b.actedBy)
 	})
 }
+
+func TestAWalkToARoleZoneKeepsOutOfTheCellABrokenCycleWentInto(t *testing.T) {
+	// sim3 seed 13: two constructors stepped north and south together for
+	// 24 steps on their way to a role zone; a random step now and then did
+	// not end it. After a cycle A, B, A, B, A the walk keeps out of B.
+	zone := func(step int) protocol.StepPercept {
+		p := percept(step)
+		p.Role, p.RoleZones = "default", []protocol.Pos{{4, 0}}
+		return p
+	}
+	for _, cycle := range []bool{false, true} {
+		b := started(t, newTeam(t), 1)
+		require.Equal(t, game.Move(game.E), act(b, 0, zone(0)), "the way east is free")
+		require.Equal(t, "adopt", b.actedBy)
+		if cycle {
+			// It stands at A = (0,0), having been at A, B, A, B (B east).
+			b.walk.recent = []game.Pos{{}, {X: 1}, {}, {X: 1}}
+			b.noteWalkCycle()
+			require.Equal(t, 1, b.walk.cycles)
+			assert.Equal(t, avoidSteps, b.walk.avoidUntil)
+			b.walk.failures = 0 // no random step: the route is what is tested
+		}
+		got := act(b, 1, zone(1))
+		if !cycle {
+			assert.Equal(t, game.Move(game.E), got)
+			continue
+		}
+		assert.Contains(t, []game.Action{game.Move(game.N), game.Move(game.S)}, got, "round B, not into it again")
+	}
+}

@@ -21,7 +21,15 @@ type walkState struct {
 	// first; cycles counts the back-and-forth walks broken.
 	recent []game.Pos
 	cycles int
+	// avoid is the cell a broken cycle went back and forth into (own
+	// frame), which the walk keeps out of until the step avoidUntil.
+	avoid      game.Pos
+	avoidUntil int
 }
+
+// avoidSteps is how long a walk to a role zone keeps out of the cell it
+// went back and forth into.
+const avoidSteps = 10
 
 // noteWalkCycle breaks a walk to a role zone that goes back and forth
 // between two cells (A, B, A, B, A): two routes that point at each other,
@@ -31,9 +39,15 @@ type walkState struct {
 // an Adopt norm may be waiting on) is broken: other skills walk back and
 // forth too (fetching at a crowded dispenser, mostly), but whether a
 // random step helps them is not measured.
+//
+// The random step alone did not end such walks: in sim3 seed 13 two
+// constructors stepped north and south together for 24 steps, with a
+// random step west every few steps. So the walk then also keeps out of the
+// cell it went back and forth into for avoidSteps steps (if it can reach a
+// role zone without it).
 func (b *brain) noteWalkCycle() {
 	if b.actedBy != "adopt" {
-		b.walk.recent = nil
+		b.walk.recent, b.walk.avoidUntil = nil, 0
 		return
 	}
 	r := append(b.walk.recent, b.mem.Pos())
@@ -45,6 +59,7 @@ func (b *brain) noteWalkCycle() {
 		b.walk.failures = stuckThreshold
 		b.walk.recent = nil
 		b.walk.cycles++
+		b.walk.avoid, b.walk.avoidUntil = r[1], b.p.Step+avoidSteps
 	}
 }
 
@@ -99,7 +114,15 @@ func (b *brain) goTo(c *bt.Context, targets []memory.Target) bt.Status {
 	b.team.squad.view(b, func(m *member, w *memory.Map) {
 		here := m.gpos()
 		mv.Keep = b.team.squad.plan.structures(m.group)
-		r := w.Route(here, mv, targets)
+		var r memory.Route
+		if b.p.Step < b.walk.avoidUntil {
+			avoiding := mv
+			avoiding.Avoid = []game.Pos{m.off.Add(b.walk.avoid)}
+			r = w.Route(here, avoiding, targets)
+		}
+		if !r.Reached {
+			r = w.Route(here, mv, targets)
+		}
 		if len(r.Steps) == 0 {
 			if r.Reached {
 				st = bt.Success

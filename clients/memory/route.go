@@ -44,6 +44,8 @@ type Mover struct {
 	// Keep lists cells (map positions) never to dig: things there belong
 	// to the team (a structure being built).
 	Keep []game.Pos
+	// Avoid lists cells (map positions) the route must not enter.
+	Avoid []game.Pos
 }
 
 // Target is a position to reach; with Turns >= 0 the structure must then
@@ -121,6 +123,10 @@ func (m *Map) Route(from game.Pos, mv Mover, targets []Target) Route {
 	for i := range targets {
 		targets[i].Pos = m.Norm(targets[i].Pos)
 	}
+	s.mv.Avoid = slices.Clone(mv.Avoid)
+	for i, p := range s.mv.Avoid {
+		s.mv.Avoid[i] = m.Norm(p)
+	}
 	return s.run(state{pos: from}, targets)
 }
 
@@ -136,6 +142,9 @@ type search struct {
 func (s *search) cellCost(p, from game.Pos) int {
 	if slices.Contains(s.own, p) {
 		return 0
+	}
+	if slices.Contains(s.mv.Avoid, p) {
+		return -1
 	}
 	c := s.m.cells.at(p)
 	cost := 0

@@ -162,3 +162,18 @@ func TestRouteToTheNearestOfSeveralTargetsAndThePartialRoute(t *testing.T) {
 	r = m.Route(game.Pos{}, Mover{Speed: 1, MaxNodes: 50}, []Target{At(game.Pos{X: 4, Y: 1})})
 	assert.True(t, r.Reached, "round the wall through unknown cells")
 }
+
+func TestRouteKeepsOutOfCellsToAvoid(t *testing.T) {
+	m := seen(walled(`
+.....
+.....`))
+	target := []Target{At(game.Pos{X: 4})}
+	r := m.Route(game.Pos{}, Mover{Speed: 1, Avoid: []game.Pos{{X: 2}}}, target)
+	require.True(t, r.Reached)
+	assert.Len(t, r.Steps, 6, "round (2,0) by the second row")
+	assert.Equal(t, game.Pos{X: 4}, walkTo(game.Pos{}, r))
+
+	// A cell that is the only way cuts the way.
+	r = m.Route(game.Pos{}, Mover{Speed: 1, Avoid: []game.Pos{{X: 2}, {X: 2, Y: 1}}}, target)
+	assert.False(t, r.Reached)
+}

@@ -131,11 +131,11 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 	// like a detour of 15 cells per rank.
 	left := max(n.Start-pl.step, 1)
 	// A submitter building at its spot stays as long as it would still
-	// reach a role zone in time after it, even if the trip takes longer
-	// than estimated; then, if the team still needs it out of the role, it
-	// gives its project up and goes.
+	// reach a role zone in time after it, even if the trip takes twice as
+	// long as estimated; then, if the team still needs it out of the role,
+	// it gives its project up and goes.
 	mustGo := func(m *member) bool {
-		return rank(m) == 9 && couldBeLate(pl.roleTrip(m), left)
+		return rank(m) == 9 && couldBeLate(trip(m), left)
 	}
 	cost := func(m *member) int {
 		c := trip(m) + 15*rank(m)
@@ -161,6 +161,8 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 			}
 			m.want = alternative(n.Role)
 			extra--
+			pl.log.Debug().Int("step", pl.step).Str("member", m.name).Str("norm", n.Name).Int("rank", rank(m)).
+				Int("trip", trip(m)).Int("left", left).Msg("leaves a limited role")
 		} else {
 			m.want = n.Role
 		}
@@ -205,10 +207,13 @@ func (pl *planner) roleTrip(m *member) int {
 }
 
 // couldBeLate reports whether a trip estimated at trip steps could end
-// after left steps: routes through a cave take up to a third longer than
-// estimated (digs that fail, teammates in the way, rock the map did not
-// show).
-func couldBeLate(trip, left int) bool { return trip+trip/3 >= left }
+// after left steps: routes through a cave take longer than estimated (digs
+// that fail, teammates in the way, rock the map did not show, a structure
+// to drop first). With a margin of a third, one switch in ten was still
+// late in the contest simulations (the agent's own plan would have got it
+// out 5–25 steps before the norm started); a limit announced 40–50 steps
+// ahead leaves room for twice the estimate.
+func couldBeLate(trip, left int) bool { return 2*trip >= left }
 
 // Route-based trip estimates: how often, to how many of the nearest
 // role-zone cells, how large a search, and the steps allowed on top

@@ -209,15 +209,16 @@ func TestASubmitterBehindRockAllowsForTheWayRoundIt(t *testing.T) {
 	sub, proj := placeSubmitter(s, "agentA1")
 	sub.pos = game.Pos{X: 1, Y: 1} // two cells from the zone as the crow flies, 12 along the corridor
 	norm := workerLimit(0)
-	s.plan.step = 18
+	s.plan.step = 7
 	s.plan.roles(s, []game.Norm{norm})
-	assert.Equal(t, roleWorker, sub.want, "22 steps left: time to build on")
+	assert.Equal(t, roleWorker, sub.want, "33 steps left: time to build on")
 	assert.Less(t, leaveTime(2), 16, "by the distance it could stay longer")
 
-	// 21 steps before the start the walk round the rock (12 steps, the
-	// adopt and a margin: 16) could be late if it takes a third longer:
-	// it goes.
-	s.plan.step = 19
+	// 32 steps before the start the walk round the rock (12 steps, the
+	// adopt and a margin: 16) could be late if it takes twice as long: it
+	// goes (with a margin of a third it stayed until 21 steps before, and
+	// one such switch in ten came late in the contest simulations).
+	s.plan.step = 8
 	s.plan.roles(s, []game.Norm{norm})
 	assert.Equal(t, roleConstructor, sub.want)
 	assert.True(t, proj.done)
@@ -226,12 +227,13 @@ func TestASubmitterBehindRockAllowsForTheWayRoundIt(t *testing.T) {
 func TestLeaversThatCouldBeLateGoAfterThoseSureToMakeIt(t *testing.T) {
 	// Eight workers in a row above a role zone under the first three, at
 	// most five from step 40: five change (three, and two for safety). In
-	// step 30 the free members from x = 4 on could be late; the helper at
-	// x = 1 would make it, so it goes although its work suffers.
+	// step 25 the free members from x = 4 on could be late (a trip of 4
+	// cells and a margin of 4, twice over, is 16 steps); the helper at x = 1
+	// would make it, so it goes although its work suffers.
 	s := squadOf(t, 8, "........", "........", "RRR.....")
 	seeRoleZoneRow(s, 3, 2)
 	s.members["agentA2"].job = &job{kind: jobHelp, project: &project{}}
-	s.plan.step = 30
+	s.plan.step = 25
 	s.plan.roles(s, []game.Norm{workerLimit(5)})
 	var moved []string
 	for _, name := range s.names() {

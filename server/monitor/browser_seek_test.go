@@ -16,6 +16,7 @@ import (
 
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes opens a replay longer
@@ -44,18 +45,32 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 // request for a step alone or a segment: the page reads the whole replay
 // at once while it opens (…/segments), so the steps it is sent to right
 // after its first frame are shown from what it read, exactly as the Go
-// decoder reads them.
+// decoder reads them. Chromium takes zstd: the answer it decodes is the
+// replay file's own chunks, as the server writes them (Huffman-coded
+// literals) and as `massim replay convert` does (zstd's match search).
 func TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage(t *testing.T) {
 	page := openBrowser(t)
+	for _, matches := range []bool{false, true} {
+		t.Run(fmt.Sprintf("matches=%v", matches), func(t *testing.T) {
+			seekRightAfterOpening(t, page, compact.WriterOptions{NoSync: true, Matches: matches})
+		})
+	}
+}
+
+func seekRightAfterOpening(t *testing.T, page *browsertest.Page, opts compact.WriterOptions) {
 	root := t.TempDir()
-	path := writeCompactReplay(t, root, 450)
+	path := writeCompactReplayWith(t, root, 450, opts)
 	r, err := compact.Open(path)
 	require.NoError(t, err)
 	var packed, refused atomic.Int32
+	var encoding atomic.Value
 	ts := libraryBehind(t, root, func(w http.ResponseWriter, req *http.Request, library http.Handler) {
 		switch {
 		case strings.HasSuffix(req.URL.Path, "/segments"):
 			packed.Add(1)
+			library.ServeHTTP(w, req)
+			encoding.Store(w.Header().Get("Content-Encoding"))
+			return
 		case strings.Contains(req.URL.Path, "/seg/") || strings.Contains(req.URL.Path, "/step/"):
 			refused.Add(1)
 			http.Error(w, "refused by the test", http.StatusServiceUnavailable)
@@ -74,6 +89,7 @@ func TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage(t *testing.T) {
 	}
 	page.Wait(`massim.statsUpTo === 250`) // the statistics read it too
 	assert.Equal(t, int32(1), packed.Load(), "the replay is read once")
+	assert.Equal(t, "zstd", encoding.Load(), "the answer made of the file's chunks")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
 

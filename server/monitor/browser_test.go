@@ -154,10 +154,17 @@ func TestBrowser_ReplayTimelineDragChangesStepAndMap(t *testing.T) {
 // returns its path.
 func writeCompactReplay(t *testing.T, root string, steps int) string {
 	t.Helper()
+	return writeCompactReplayWith(t, root, steps, compact.WriterOptions{NoSync: true})
+}
+
+// writeCompactReplayWith is writeCompactReplay with the writer's options
+// (Matches: chunks compressed as `massim replay convert` does).
+func writeCompactReplayWith(t *testing.T, root string, steps int, opts compact.WriterOptions) string {
+	t.Helper()
 	w := demoWorld(t, steps)
 	info := server.SimInfo{Name: "946728000000_A_B", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.Local),
 		Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
-	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, compact.WriterOptions{NoSync: true}, zerolog.Nop()))
+	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, opts, zerolog.Nop()))
 	st.SimulationStarted(info, w.Static(info.Name), w.Snapshot())
 	rng := rand.New(rand.NewPCG(5, 6))
 	dirs := []string{"n", "s", "e", "w"}

@@ -21,6 +21,13 @@ type snapshotCache struct {
 	freeObstacles []ObstacleSnapshot
 	visit         []*thing // scratch: the things whose structures a snapshot needs
 	tasks         []*task  // scratch: the active tasks
+	norms         []*norm  // scratch: the approved norms
+	// taskList and normList are the last snapshot's lists of tasks and
+	// norms, made from taskSrc and normSrc (see taskSnapshots).
+	taskSrc  []*task
+	taskList []TaskSnapshot
+	normSrc  []*norm
+	normList []NormSnapshot
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -34,16 +41,20 @@ func (w *World) Snapshot() *Snapshot { return w.SnapshotReusing(nil) }
 // nor any snapshot the world made before it. A snapshot's lists are tens of
 // KB on a big map; a replay writer that keeps only the last snapshot hands
 // back the one before, so that a step allocates none. The lists of blocks
-// and obstacles are shared by consecutive snapshots (see thingSnapshots);
-// spare's are taken only when it is the snapshot before the last one, whose
-// own lists are then the only ones still in use.
+// and obstacles, tasks and norms are shared by consecutive snapshots (see
+// thingSnapshots, taskSnapshots); spare's are taken only when it is the
+// snapshot before the last one, whose own lists are then the only ones
+// still in use.
 func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
 	var old Snapshot
 	var s *Snapshot
+	var spareTasks []TaskSnapshot // memory for new task and norm lists, if any
+	var spareNorms []NormSnapshot
 	if spare != nil && spare.Seq != 0 && spare.Seq <= w.snap.seq {
 		old, s = *spare, spare
 		*s = Snapshot{}
 		w.snap.takeThingLists(&old)
+		spareTasks, spareNorms = w.snap.sparedLists(&old)
 	} else {
 		s = &Snapshot{}
 	}
@@ -52,8 +63,6 @@ func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
 	s.GoalZones = appendZones(reuse(old.GoalZones, len(w.goalZones)), w.goalZones)
 	s.RoleZones = appendZones(reuse(old.RoleZones, len(w.roleZones)), w.roleZones)
 	s.Clear = reuse(old.Clear, len(w.clears))
-	s.Tasks = reuse(old.Tasks, 0)
-	s.Norms = reuse(old.Norms, 0)
 	s.Violations = reuse(old.Violations, len(w.violations))
 	s.Scores = w.appendScores(reuse(old.Scores, len(w.teams)))
 	s.Events = append(reuse(old.Events, len(w.logEvents)), w.logEvents...)
@@ -74,31 +83,7 @@ func (w *World) SnapshotReusing(spare *Snapshot) *Snapshot {
 	for _, c := range w.clears {
 		s.Clear = append(s.Clear, ZoneSnapshot{Pos: protocol.Pos{c.centre.X, c.centre.Y}, R: c.radius})
 	}
-	w.snap.tasks = w.appendActiveTasks(w.snap.tasks[:0])
-	for i, t := range w.snap.tasks {
-		var reqs []TaskRequirementSnapshot
-		if i < len(old.Tasks) {
-			reqs = old.Tasks[i].Requirements[:0] // read before s.Tasks[i] is overwritten
-		}
-		reqs = reuse(reqs, len(t.reqs))
-		for _, r := range t.reqs {
-			reqs = append(reqs, TaskRequirementSnapshot{Pos: protocol.Pos{r.pos.X, r.pos.Y}, Type: r.typ})
-		}
-		s.Tasks = append(s.Tasks, TaskSnapshot{Name: t.name, Deadline: t.deadline, Reward: t.reward(), Requirements: reqs})
-	}
-	for _, n := range w.norms {
-		if n.approved(w.step) {
-			var req []NormRequirementSnapshot
-			if i := len(s.Norms); i < len(old.Norms) {
-				req = old.Norms[i].Requirements[:0]
-			}
-			req = append(reuse(req, 1), NormRequirementSnapshot{Type: upper(n.req.typ), Name: n.req.name, Quantity: n.req.quantity})
-			s.Norms = append(s.Norms, NormSnapshot{
-				Name: n.name, Start: n.start, Until: n.until, Level: n.level, Punishment: n.punishment,
-				Requirements: req,
-			})
-		}
-	}
+	s.Tasks, s.Norms = w.taskSnapshots(spareTasks), w.normSnapshots(spareNorms)
 	for _, v := range w.violations {
 		s.Violations = append(s.Violations, ViolationSnapshot{Norm: v.norm, Who: v.who})
 	}

@@ -19,6 +19,7 @@ import (
 // overwritten).
 func TestSnapshotReusing_EqualsAFreshSnapshotAndSparesTheLast(t *testing.T) {
 	reusedBlocks, reusedObstacles := 0, 0
+	sharedTasks, sharedNorms, newTasks, newNorms := 0, 0, 0, 0
 	for seed := range int64(8) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			w, play := busyMatch(t, seed, 150)
@@ -40,6 +41,16 @@ func TestSnapshotReusing_EqualsAFreshSnapshotAndSparesTheLast(t *testing.T) {
 					reusedObstacles++
 				}
 				require.Equal(t, lastJSON, jsonOf(t, last), "step %d: the snapshot in use is untouched", last.Step)
+				if len(snap.Tasks) > 0 && len(last.Tasks) > 0 && &snap.Tasks[0] == &last.Tasks[0] {
+					sharedTasks++
+				} else if len(snap.Tasks) > 0 {
+					newTasks++
+				}
+				if len(snap.Norms) > 0 && len(last.Norms) > 0 && &snap.Norms[0] == &last.Norms[0] {
+					sharedNorms++
+				} else if len(snap.Norms) > 0 {
+					newNorms++
+				}
 
 				keep := w.snap
 				w.snap = snapshotCache{}
@@ -55,6 +66,11 @@ func TestSnapshotReusing_EqualsAFreshSnapshotAndSparesTheLast(t *testing.T) {
 	}
 	assert.Positive(t, reusedBlocks, "block lists were patched into a spare's memory")
 	assert.Positive(t, reusedObstacles, "obstacle lists were patched into a spare's memory")
+	assert.Positive(t, sharedTasks, "unchanged task lists were shared with the last snapshot")
+	assert.Positive(t, newTasks, "changed task lists were made anew")
+	assert.Positive(t, sharedNorms, "unchanged norm lists were shared with the last snapshot")
+	assert.Positive(t, newNorms, "changed norm lists were made anew")
+	t.Logf("tasks shared %d, new %d; norms shared %d, new %d", sharedTasks, newTasks, sharedNorms, newNorms)
 }
 
 // TestSnapshotReusing_TakesNoListStillShared: a spare older than the one

@@ -69,9 +69,7 @@ type segmentBody struct {
 // read from chunks whose checksums held) and compresses them once.
 func newSegmentBody(recs [][]byte, readErr error) *segmentBody {
 	b := compressed(appendRecords(nil, recs))
-	if readErr != nil {
-		b.err = readErr.Error()
-	}
+	b.err = reasonOf(readErr)
 	return b
 }
 
@@ -99,16 +97,8 @@ func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 			break
 		}
 		recs, err := read(g)
-		reason := ""
-		if err != nil {
-			reason = err.Error()
-		}
 		body = appendRecords(body[:0], recs)
-		raw = binary.AppendUvarint(raw, uint64(g))
-		raw = binary.AppendUvarint(raw, uint64(len(reason)))
-		raw = append(raw, reason...)
-		raw = binary.AppendUvarint(raw, uint64(len(body)))
-		raw = append(raw, body...)
+		raw = append(appendPartHead(raw, g, reasonOf(err), len(body)), body...)
 	}
 	b := compressed(raw)
 	b.raw = nil
@@ -132,25 +122,16 @@ func packFrames(segs []int, frames func(g int) ([][]byte, int, error), read func
 		if rawTotal > maxPacked {
 			break
 		}
-		stored, size, err := frames(g)
-		part = binary.AppendUvarint(part[:0], uint64(g))
-		if err != nil {
+		stored, size, storedErr := frames(g)
+		if storedErr != nil {
 			recs, err := read(g)
-			reason := ""
-			if err != nil {
-				reason = err.Error()
-			}
 			body := appendRecords(nil, recs)
-			part = binary.AppendUvarint(part, uint64(len(reason)))
-			part = append(part, reason...)
-			part = binary.AppendUvarint(part, uint64(len(body)))
-			part = append(part, body...)
+			part = append(appendPartHead(part[:0], g, reasonOf(err), len(body)), body...)
 			out = compact.AppendRawFrame(out, part)
 			rawTotal += len(part)
 			continue
 		}
-		part = binary.AppendUvarint(part, 0) // whole: no reason
-		part = binary.AppendUvarint(part, uint64(size))
+		part = appendPartHead(part[:0], g, "", size)
 		out = compact.AppendRawFrame(out, part)
 		for _, f := range stored {
 			out = append(out, f...)
@@ -158,6 +139,23 @@ func packFrames(segs []int, frames func(g int) ([][]byte, int, error), read func
 		rawTotal += len(part) + size
 	}
 	return &segmentBody{zst: out}
+}
+
+// appendPartHead appends what comes before a segment's body in the packed
+// answer: its number, the reason it ends early and the body's length.
+func appendPartHead(dst []byte, g int, reason string, bodyLen int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(g))
+	dst = binary.AppendUvarint(dst, uint64(len(reason)))
+	dst = append(dst, reason...)
+	return binary.AppendUvarint(dst, uint64(bodyLen))
+}
+
+// reasonOf is why a segment ends early, "" when err is nil.
+func reasonOf(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // maxPacked bounds what GET /replays/{id}/segments sends (before
@@ -233,8 +231,9 @@ func (c *segmentCache) packedFrames(build func() *segmentBody) *segmentBody {
 	return c.frames
 }
 
-// acceptsZstd reports whether the client takes Content-Encoding: zstd
-// (Chromium and Firefox say so; Chromium at least on loopback and HTTPS).
+// acceptsZstd reports whether the client takes Content-Encoding: zstd.
+// Chromium asks for it from localhost and over HTTPS; over plain HTTP from
+// another host it does not (and refuses a zstd answer it did not ask for).
 func acceptsZstd(r *http.Request) bool {
 	for e := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
 		name, params, _ := strings.Cut(e, ";")

@@ -231,8 +231,9 @@ func (c *segmentCache) packedFrames(build func() *segmentBody) *segmentBody {
 	return c.frames
 }
 
-// acceptsZstd reports whether the client takes Content-Encoding: zstd
-// (Chromium and Firefox say so; Chromium at least on loopback and HTTPS).
+// acceptsZstd reports whether the client takes Content-Encoding: zstd.
+// Chromium asks for it from localhost and over HTTPS; over plain HTTP from
+// another host it does not (and refuses a zstd answer it did not ask for).
 func acceptsZstd(r *http.Request) bool {
 	for e := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
 		name, params, _ := strings.Cut(e, ";")

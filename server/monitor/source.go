@@ -96,9 +96,7 @@ func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 		if len(raw) > maxPacked {
 			break
 		}
-		recs, err := read(g)
-		body = appendRecords(body[:0], recs)
-		raw = append(appendPartHead(raw, g, reasonOf(err), len(body)), body...)
+		raw, body = appendSegmentPart(raw, body, g, read)
 	}
 	b := compressed(raw)
 	b.raw = nil
@@ -116,7 +114,7 @@ func packSegments(segs []int, read func(g int) ([][]byte, error)) *segmentBody {
 // segment with a damaged chunk goes in as packSegments has it, its records
 // in an uncompressed frame.
 func packFrames(segs []int, frames func(g int) ([][]byte, int, error), read func(g int) ([][]byte, error)) *segmentBody {
-	var out, part []byte
+	var out, part, body []byte
 	rawTotal := 0
 	for _, g := range segs {
 		if rawTotal > maxPacked {
@@ -124,9 +122,7 @@ func packFrames(segs []int, frames func(g int) ([][]byte, int, error), read func
 		}
 		stored, size, storedErr := frames(g)
 		if storedErr != nil {
-			recs, err := read(g)
-			body := appendRecords(nil, recs)
-			part = append(appendPartHead(part[:0], g, reasonOf(err), len(body)), body...)
+			part, body = appendSegmentPart(part[:0], body, g, read)
 			out = compact.AppendRawFrame(out, part)
 			rawTotal += len(part)
 			continue
@@ -139,6 +135,15 @@ func packFrames(segs []int, frames func(g int) ([][]byte, int, error), read func
 		rawTotal += len(part) + size
 	}
 	return &segmentBody{zst: out}
+}
+
+// appendSegmentPart appends segment g's part of packSegments's answer to
+// dst, read by read: its head and its records. body is scratch memory for
+// the records, returned for the next part.
+func appendSegmentPart(dst, body []byte, g int, read func(g int) ([][]byte, error)) ([]byte, []byte) {
+	recs, err := read(g)
+	body = appendRecords(body[:0], recs)
+	return append(appendPartHead(dst, g, reasonOf(err), len(body)), body...), body
 }
 
 // appendPartHead appends what comes before a segment's body in the packed
@@ -214,21 +219,19 @@ type segmentCache struct {
 	segs map[int]*segmentBody
 	busy map[int]*sync.WaitGroup // segments being built: others wait
 
-	allOnce, framesOnce sync.Once
-	all, frames         *segmentBody
+	all    onceBody // every segment, gzip-compressed (packSegments)
+	frames onceBody // every segment as the file's zstd frames (packFrames)
 }
 
-// packed returns every segment in one body, built once.
-func (c *segmentCache) packed(build func() *segmentBody) *segmentBody {
-	c.allOnce.Do(func() { c.all = build() })
-	return c.all
+// onceBody is a body built the first time it is asked for.
+type onceBody struct {
+	once sync.Once
+	body *segmentBody
 }
 
-// packedFrames returns every segment in one body of zstd frames (see
-// packFrames), built once.
-func (c *segmentCache) packedFrames(build func() *segmentBody) *segmentBody {
-	c.framesOnce.Do(func() { c.frames = build() })
-	return c.frames
+func (o *onceBody) get(build func() *segmentBody) *segmentBody {
+	o.once.Do(func() { o.body = build() })
+	return o.body
 }
 
 // acceptsZstd reports whether the client takes Content-Encoding: zstd.

@@ -52,12 +52,12 @@ func (s *compactSource) segment(g int) *segmentBody {
 // official folder's segments are converted as they are asked for, and the
 // page should not wait for all of them.
 func (s *compactSource) packed() *segmentBody {
-	return s.segs.packed(func() *segmentBody { return packSegments(s.idx.Segments, s.r.SegmentRecords) })
+	return s.segs.all.get(func() *segmentBody { return packSegments(s.idx.Segments, s.r.SegmentRecords) })
 }
 
 // packedFrames is packed as the file's own zstd frames (packFrames).
 func (s *compactSource) packedFrames() *segmentBody {
-	return s.segs.packedFrames(func() *segmentBody {
+	return s.segs.frames.get(func() *segmentBody {
 		return packFrames(s.idx.Segments, s.r.SegmentFrames, s.r.SegmentRecords)
 	})
 }

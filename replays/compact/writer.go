@@ -329,9 +329,7 @@ func (w *Writer) syncNow() {
 // done (an asynchronous one too: a closed file is on disk); the AIO
 // context goes back for the next file.
 func (w *Writer) syncLast() {
-	if w.err == nil && !w.opts.NoSync && !w.startSync() {
-		w.syncNow()
-	}
+	w.sync()
 	if w.syncer != nil {
 		if err := w.syncer.close(); err != nil && w.err == nil {
 			w.err = fmt.Errorf("compact: sync %s: %w", w.path, err)

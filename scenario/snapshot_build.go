@@ -174,16 +174,10 @@ func appendZones(out []ZoneSnapshot, zones []zone) []ZoneSnapshot {
 	return out
 }
 
-// upper is s in upper case. The norms' requirement types are "block" and
-// "role": those are answered without allocating, as every snapshot of a
-// step with norms asks for them.
+// upper is s in upper case (ASCII letters). It runs only when the
+// approved norms change: the snapshots in between share their norm list
+// (normSnapshots).
 func upper(s string) string {
-	switch s {
-	case "block":
-		return "BLOCK"
-	case "role":
-		return "ROLE"
-	}
 	b := []byte(s)
 	for i, c := range b {
 		if 'a' <= c && c <= 'z' {

@@ -30,6 +30,10 @@ var (
 	contestTrace = flag.String("contest.trace", "", "BenchmarkContest2022: builder agents (team A) to trace on stdout; \"violations\" traces team A's norm violations")
 	contestFile  = flag.String("contest.behaviour", "", "BenchmarkContest2022: a behaviour file for the builder (team A) instead of the shipped one")
 	contestVs    = flag.String("contest.vs", "random", "BenchmarkContest2022: the opponent, random or builder")
+	// contestTeamSeed plays the same worlds with other random choices of
+	// the builder: the spread between two team seeds is how much a count
+	// moves when nothing but chance changes.
+	contestTeamSeed = flag.Int64("contest.teamseed", 0, "BenchmarkContest2022: added to the seed of the builder's (team A's) random choices")
 )
 
 // contestParams is a simulation of the 2022 contest config with a seed.
@@ -48,6 +52,12 @@ func contestParams(t testing.TB, sim int, seed int64) scenario.Params {
 // and reports the mean score and what the builder's agents did:
 //
 //	go test ./clients/builder -run '^$' -bench Contest2022 -benchtime 1x -args -contest.sim 2 -contest.seeds 1,2
+//
+// Two builds play the same games until the first step where they act
+// differently, and different games after: a count summed over seeds then
+// moves by chance as well as by the change. Playing the unchanged build
+// with -contest.teamseed 1000 (other random choices of the builder in the
+// same worlds) shows how far.
 func BenchmarkContest2022(b *testing.B) {
 	var seeds []int64
 	for _, s := range strings.Split(*contestSeeds, ",") {
@@ -64,7 +74,7 @@ func BenchmarkContest2022(b *testing.B) {
 			if *contestSteps > 0 {
 				p.Steps = *contestSteps
 			}
-			cfg := Config{Seed: seed, File: *contestFile}
+			cfg := Config{Seed: seed + *contestTeamSeed, File: *contestFile}
 			if *contestTrace != "" {
 				cfg.Trace, cfg.TraceOut = strings.Split(*contestTrace, ","), os.Stdout
 			}

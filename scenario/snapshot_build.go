@@ -145,11 +145,14 @@ func (c structureCells) of(t *thing) []protocol.Pos {
 // thing of its structure, the cells of all other things of that structure
 // (docs/replays.md, "Entities"), computing each structure once.
 func (w *World) structureCells(visit []*thing) structureCells {
-	out := make(structureCells)
+	var out structureCells // nil, and no allocation, while no thing is linked
 	done := w.things.stamps
 	for _, t := range visit {
 		if t.removed || len(t.links) == 0 || t.stamp > done {
 			continue
+		}
+		if out == nil {
+			out = make(structureCells)
 		}
 		s := w.structureOf(t)
 		n := len(s.items)

@@ -24,10 +24,11 @@ type snapshotCache struct {
 	norms         []*norm  // scratch: the approved norms
 	// taskList and normList are the last snapshot's lists of tasks and
 	// norms, made from taskSrc and normSrc (see taskSnapshots).
-	taskSrc  []*task
-	taskList []TaskSnapshot
-	normSrc  []*norm
-	normList []NormSnapshot
+	taskSrc   []*task
+	taskList  []TaskSnapshot
+	tasksMade int // len(World.tasks) when taskSrc was listed
+	normSrc   []*norm
+	normList  []NormSnapshot
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,

@@ -20,6 +20,10 @@ import (
 // spare when it is not nil (memory nobody reads any more).
 func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 	c := &w.snap
+	if c.taskList != nil && len(w.tasks) == c.tasksMade && w.stillActive(c.taskSrc) {
+		return c.taskList
+	}
+	c.tasksMade = len(w.tasks)
 	c.tasks = w.appendActiveTasks(c.tasks[:0])
 	return sharedList(c.tasks, &c.taskSrc, &c.taskList, func() []TaskSnapshot {
 		out := reuse(spare, len(c.tasks))
@@ -36,6 +40,20 @@ func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 		}
 		return out
 	})
+}
+
+// stillActive reports whether every task of ts is still active. With no
+// task made since, the active tasks are then exactly ts: a task is active
+// from when it is made until it is used up or its deadline passes, and
+// never again; so the snapshot needs neither a look at every task ever
+// made nor a sort.
+func (w *World) stillActive(ts []*task) bool {
+	for _, t := range ts {
+		if !t.active(w.step) {
+			return false
+		}
+	}
+	return true
 }
 
 // normSnapshots lists the approved norms in creation order, like

@@ -406,6 +406,10 @@ function render() {
     waiting: !$('waiting').hidden,
     banner: !$('banner').hidden,
     tournament: app.tournament?.status ?? null,
+    // The replay is decoded ahead for seeks (read when asked).
+    get decodedAhead() {
+      return store.aheadDone;
+    },
   };
 }
 
@@ -494,6 +498,8 @@ function frame(now) {
   // is drawn again: when the walk counted, and when it stopped (waiting for
   // a segment) with counts the table held back while it was counting.
   if (app.stats && walkNow()) {
+    // Checkpoints for a replay's seeks first, then the walk.
+    if (app.mode === 'replay' && app.store.decodeAhead(statsBudget)) return;
     const counted = app.stats.advance(statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
   }

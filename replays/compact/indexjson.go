@@ -14,54 +14,36 @@ func (x *Index) appendJSON(b []byte) []byte {
 	b = append(b, `,"last":`...)
 	b = strconv.AppendInt(b, int64(x.Last), 10)
 	b = append(b, `,"chunks":`...)
-	if x.Chunks == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, c := range x.Chunks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"offset":`...)
-			b = strconv.AppendInt(b, c.Offset, 10)
-			b = append(b, `,"first":`...)
-			b = strconv.AppendInt(b, int64(c.First), 10)
-			b = append(b, `,"count":`...)
-			b = strconv.AppendInt(b, int64(c.Count), 10)
-			b = append(b, `,"keyframe":`...)
-			b = strconv.AppendBool(b, c.Keyframe)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, x.Chunks, func(b []byte, c ChunkRef) []byte {
+		b = append(b, `{"offset":`...)
+		b = strconv.AppendInt(b, c.Offset, 10)
+		b = append(b, `,"first":`...)
+		b = strconv.AppendInt(b, int64(c.First), 10)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(c.Count), 10)
+		b = append(b, `,"keyframe":`...)
+		b = strconv.AppendBool(b, c.Keyframe)
+		return append(b, '}')
+	})
 	b = append(b, `,"scores":`...)
-	b = appendIntLists(b, x.Scores)
+	b = appendJSONList(b, x.Scores, func(b []byte, scores []int64) []byte {
+		return appendJSONList(b, scores, func(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) })
+	})
 	return append(b, '}')
 }
 
-// appendIntLists appends lists as JSON: null for a nil list (also for nil
-// lists inside it), as encoding/json writes nil slices.
-func appendIntLists(b []byte, lists [][]int64) []byte {
-	if lists == nil {
+// appendJSONList appends list as a JSON array of elem's elements; a nil
+// list is null, as encoding/json writes nil slices.
+func appendJSONList[T any](b []byte, list []T, elem func([]byte, T) []byte) []byte {
+	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, l := range lists {
+	for i, v := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if l == nil {
-			b = append(b, "null"...)
-			continue
-		}
-		b = append(b, '[')
-		for j, v := range l {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, v, 10)
-		}
-		b = append(b, ']')
+		b = elem(b, v)
 	}
 	return append(b, ']')
 }

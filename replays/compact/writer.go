@@ -2,7 +2,6 @@ package compact
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -119,7 +118,7 @@ func Create(path string, meta Meta, opts WriterOptions) (*Writer, error) {
 		meta.Interval = codec.DefaultInterval
 	}
 	meta.Format, meta.Version, meta.ChunkSteps = FormatName, Version, opts.ChunkSteps
-	doc, err := json.Marshal(meta)
+	doc, err := meta.appendJSON(nil)
 	if err != nil {
 		return nil, fmt.Errorf("compact: encode the match record: %w", err)
 	}

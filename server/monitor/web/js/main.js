@@ -4,7 +4,7 @@
 
 import { MapView } from './map.js';
 import { ScoreChart } from './chart.js';
-import { renderPanel, el } from './panel.js';
+import { renderPanel, el, warmPatterns } from './panel.js';
 import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';
@@ -498,7 +498,9 @@ function frame(now) {
   // is drawn again: when the walk counted, and when it stopped (waiting for
   // a segment) with counts the table held back while it was counting.
   if (app.stats && walkNow()) {
-    // Checkpoints for a replay's seeks first, then the walk.
+    // What the first seek would otherwise pay for (once), checkpoints for
+    // a replay's seeks, then the walk.
+    if (warmPatterns(app.store)) return;
     if (app.mode === 'replay' && app.store.decodeAhead(statsBudget)) return;
     const counted = app.stats.advance(statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();

@@ -138,6 +138,19 @@ function cachedPattern(store, task) {
   return c;
 }
 
+// warmPatterns draws a task pattern nobody sees, once per page, and tells
+// whether it did: the first canvas context and the first text drawn in a
+// page cost several ms (the canvas set up, the font resolved), which the
+// first seek that showed tasks paid on top of its drawing (a CPU profile of
+// first seeks: taskPattern ~8 ms each, most of it getContext and fillText).
+let patternsWarm = false;
+export function warmPatterns(store) {
+  if (patternsWarm || !store?.static) return false;
+  patternsWarm = true;
+  taskPattern(store, { requirements: [{ pos: [0, 1], type: store.blockTypes[0] ?? '' }] });
+  return true;
+}
+
 // taskPattern draws the requirements around the submitting agent (grey) at
 // (0, 0), with the map's blocks.
 function taskPattern(store, task) {

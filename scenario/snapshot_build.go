@@ -29,6 +29,7 @@ type snapshotCache struct {
 	tasksMade int // len(World.tasks) when taskSrc was listed
 	normSrc   []*norm
 	normList  []NormSnapshot
+	normsMade int // len(World.norms) when normSrc was listed
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,

@@ -20,7 +20,7 @@ import (
 // spare when it is not nil (memory nobody reads any more).
 func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 	c := &w.snap
-	if c.taskList != nil && len(w.tasks) == c.tasksMade && w.stillActive(c.taskSrc) {
+	if c.taskList != nil && stillInForce(c.taskSrc, len(w.tasks), c.tasksMade, func(t *task) bool { return t.active(w.step) }) {
 		return c.taskList
 	}
 	c.tasksMade = len(w.tasks)
@@ -42,14 +42,18 @@ func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 	})
 }
 
-// stillActive reports whether every task of ts is still active. With no
-// task made since, the active tasks are then exactly ts: a task is active
-// from when it is made until it is used up or its deadline passes, and
-// never again; so the snapshot needs neither a look at every task ever
-// made nor a sort.
-func (w *World) stillActive(ts []*task) bool {
-	for _, t := range ts {
-		if !t.active(w.step) {
+// stillInForce reports whether the last list of tasks or norms, made from
+// listed when made of them existed, still holds: none made since (count ==
+// made) and each listed one still in force. A task is active, and a norm
+// approved, from when it is made until it is used up, expires or ends, and
+// never again; so the snapshot needs neither a look at every task or norm
+// ever made nor (for tasks) a sort.
+func stillInForce[S any](listed []S, count, made int, inForce func(S) bool) bool {
+	if count != made {
+		return false
+	}
+	for _, x := range listed {
+		if !inForce(x) {
 			return false
 		}
 	}
@@ -60,6 +64,10 @@ func (w *World) stillActive(ts []*task) bool {
 // taskSnapshots.
 func (w *World) normSnapshots(spare []NormSnapshot) []NormSnapshot {
 	c := &w.snap
+	if c.normList != nil && stillInForce(c.normSrc, len(w.norms), c.normsMade, func(n *norm) bool { return n.approved(w.step) }) {
+		return c.normList
+	}
+	c.normsMade = len(w.norms)
 	c.norms = c.norms[:0]
 	for _, n := range w.norms {
 		if n.approved(w.step) {

@@ -24,10 +24,12 @@ type snapshotCache struct {
 	norms         []*norm  // scratch: the approved norms
 	// taskList and normList are the last snapshot's lists of tasks and
 	// norms, made from taskSrc and normSrc (see taskSnapshots).
-	taskSrc  []*task
-	taskList []TaskSnapshot
-	normSrc  []*norm
-	normList []NormSnapshot
+	taskSrc   []*task
+	taskList  []TaskSnapshot
+	tasksMade int // len(World.tasks) when taskSrc was listed
+	normSrc   []*norm
+	normList  []NormSnapshot
+	normsMade int // len(World.norms) when normSrc was listed
 }
 
 // Snapshot captures the current world (docs/replays.md, "Snapshots": after set-up it is step -1,
@@ -145,11 +147,14 @@ func (c structureCells) of(t *thing) []protocol.Pos {
 // thing of its structure, the cells of all other things of that structure
 // (docs/replays.md, "Entities"), computing each structure once.
 func (w *World) structureCells(visit []*thing) structureCells {
-	out := make(structureCells)
+	var out structureCells // nil, and no allocation, while no thing is linked
 	done := w.things.stamps
 	for _, t := range visit {
 		if t.removed || len(t.links) == 0 || t.stamp > done {
 			continue
+		}
+		if out == nil {
+			out = make(structureCells)
 		}
 		s := w.structureOf(t)
 		n := len(s.items)

@@ -134,15 +134,7 @@ func patchThings[T any](prev, free []T, changed []int, all []*thing, kind Kind, 
 		if t.kind != kind {
 			continue
 		}
-		lo, hi := i, len(prev) // the first entry from i on not below id
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if idOf(&prev[m]) < id {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
+		lo := seekAscending(prev, i, id, idOf)
 		out = append(out, prev[i:lo]...)
 		i = lo
 		if i < len(prev) && idOf(&prev[i]) == id {
@@ -153,4 +145,29 @@ func patchThings[T any](prev, free []T, changed []int, all []*thing, kind Kind, 
 		}
 	}
 	return append(out, prev[i:]...), nil
+}
+
+// seekAscending is the first index from i on whose id is not below id
+// (list in ascending id order). It gallops forward from i before bisecting:
+// the ids sought ascend and are often close together (a clear event's
+// obstacles), and the entries it reads are those patchThings copies next,
+// where a bisection of the whole rest would read cold entries all over a
+// list of thousands.
+func seekAscending[T any](list []T, i, id int, idOf func(*T) int) int {
+	hi, step := i, 1
+	for hi < len(list) && idOf(&list[hi]) < id {
+		i = hi + 1 // everything up to hi is below id
+		hi += step
+		step *= 2
+	}
+	hi = min(hi, len(list))
+	for i < hi {
+		m := int(uint(i+hi) >> 1)
+		if idOf(&list[m]) < id {
+			i = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return i
 }

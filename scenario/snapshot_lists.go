@@ -20,6 +20,10 @@ import (
 // spare when it is not nil (memory nobody reads any more).
 func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 	c := &w.snap
+	if c.taskList != nil && stillInForce(c.taskSrc, len(w.tasks), c.tasksMade, func(t *task) bool { return t.active(w.step) }) {
+		return c.taskList
+	}
+	c.tasksMade = len(w.tasks)
 	c.tasks = w.appendActiveTasks(c.tasks[:0])
 	return sharedList(c.tasks, &c.taskSrc, &c.taskList, func() []TaskSnapshot {
 		out := reuse(spare, len(c.tasks))
@@ -38,10 +42,32 @@ func (w *World) taskSnapshots(spare []TaskSnapshot) []TaskSnapshot {
 	})
 }
 
+// stillInForce reports whether the last list of tasks or norms, made from
+// listed when made of them existed, still holds: none made since (count ==
+// made) and each listed one still in force. A task is active, and a norm
+// approved, from when it is made until it is used up, expires or ends, and
+// never again; so the snapshot needs neither a look at every task or norm
+// ever made nor (for tasks) a sort.
+func stillInForce[S any](listed []S, count, made int, inForce func(S) bool) bool {
+	if count != made {
+		return false
+	}
+	for _, x := range listed {
+		if !inForce(x) {
+			return false
+		}
+	}
+	return true
+}
+
 // normSnapshots lists the approved norms in creation order, like
 // taskSnapshots.
 func (w *World) normSnapshots(spare []NormSnapshot) []NormSnapshot {
 	c := &w.snap
+	if c.normList != nil && stillInForce(c.normSrc, len(w.norms), c.normsMade, func(n *norm) bool { return n.approved(w.step) }) {
+		return c.normList
+	}
+	c.normsMade = len(w.norms)
 	c.norms = c.norms[:0]
 	for _, n := range w.norms {
 		if n.approved(w.step) {

@@ -137,3 +137,41 @@ func BenchmarkSnapshotReusing(b *testing.B) {
 		spare, last = last, snap
 	}
 }
+
+// TestTaskSnapshots_SeeATaskUsedUpWithoutANewOne: the task list is kept
+// while no task was made since and the listed ones are still active; a task
+// used up (or expired) before the next one is made leaves the list at once.
+// The same for norms that end.
+func TestTaskSnapshots_SeeATaskUsedUpWithoutANewOne(t *testing.T) {
+	w, play := busyMatch(t, 3, 40)
+	play()
+	before := w.Snapshot()
+	require.NotEmpty(t, before.Tasks)
+	again := w.Snapshot()
+	assert.Same(t, &before.Tasks[0], &again.Tasks[0], "the same tasks: the same list")
+
+	used := w.snap.taskSrc[0]
+	used.completions = used.iterations // used up; no new task is made before the snapshot
+	after := w.Snapshot()
+	assert.Len(t, after.Tasks, len(before.Tasks)-1)
+	for _, ts := range after.Tasks {
+		assert.NotEqual(t, used.name, ts.Name)
+	}
+
+	expiring := w.snap.taskSrc[0]
+	expiring.deadline = w.step - 1 // its deadline passed
+	assert.Len(t, w.Snapshot().Tasks, len(before.Tasks)-2)
+
+	for !w.Done() && len(w.Snapshot().Norms) == 0 {
+		play()
+	}
+	norms := w.Snapshot()
+	require.NotEmpty(t, norms.Norms, "the match approves a norm")
+	ending := w.snap.normSrc[0]
+	ending.until, ending.start = w.step-1, w.step-2 // it ended; no new norm is made before the snapshot
+	ended := w.Snapshot()
+	assert.Len(t, ended.Norms, len(norms.Norms)-1)
+	for _, n := range ended.Norms {
+		assert.NotEqual(t, ending.name, n.Name)
+	}
+}

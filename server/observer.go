@@ -35,23 +35,20 @@ type SimResult struct {
 }
 
 // AnswerKind says how an agent answered a step's request-action.
-type AnswerKind uint8
+type AnswerKind = scenario.AnswerKind
 
-// Answer kinds.
+// Answer kinds (the server never makes scenario.AnswerUnrecorded).
 const (
-	AnswerNone    AnswerKind = iota // no answer before the deadline: no_action
-	AnswerInTime                    // answered in time: executed
-	AnswerOffline                   // not connected: no_action
+	AnswerNone    = scenario.AnswerNone    // no answer before the deadline: no_action
+	AnswerInTime  = scenario.AnswerInTime  // answered in time: executed
+	AnswerOffline = scenario.AnswerOffline // not connected: no_action
 )
 
-// Answer is one agent's answer to a step's request-action.
-type Answer struct {
-	Kind   AnswerKind
-	Action scenario.Action // AnswerInTime: what was executed
-	// LatePrevious is the agent's answer to the previous step's request
-	// that arrived after that step's deadline (not executed), if any.
-	LatePrevious *scenario.Action
-}
+// Answer is one agent's answer to a step's request-action: Action is set
+// for AnswerInTime (what was executed); LatePrevious is the agent's answer
+// to the previous step's request that arrived after that step's deadline
+// (not executed), if any. It is the type replays record as they are.
+type Answer = scenario.Answer
 
 // ActionRecorder is an Observer that keeps the match record: before each
 // StepDone it gets every agent's answer, in SimInfo.Agents order.

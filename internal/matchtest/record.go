@@ -50,7 +50,7 @@ func Record(cfg *config.Config, index int, opts Options, dir string, stopAfter i
 		if snap.Step < 0 || (stopAfter > 0 && snap.Step > stopAfter) {
 			return // the initial step is reported with the start
 		}
-		s.StepAnswers(info, snap.Step, serverAnswers(answers))
+		s.StepAnswers(info, snap.Step, answers)
 		s.StepDone(info, snap)
 	}
 	var spare func() *scenario.Snapshot
@@ -79,21 +79,4 @@ func Record(cfg *config.Config, index int, opts Options, dir string, stopAfter i
 		return nil, err
 	}
 	return &Recorded{Played: p, Path: stream.CompactPath(dir, info), Info: info, Reused: reused}, nil
-}
-
-// serverAnswers turns recorded answers into the server's form.
-func serverAnswers(in []codec.Answer) []server.Answer {
-	out := make([]server.Answer, len(in))
-	for i, a := range in {
-		switch a.Kind {
-		case codec.AnswerInTime:
-			out[i] = server.Answer{Kind: server.AnswerInTime, Action: scenario.Action{Name: a.Action.Name, Params: a.Action.Params}}
-		case codec.AnswerOffline:
-			out[i].Kind = server.AnswerOffline
-		}
-		if a.LatePrevious != nil {
-			out[i].LatePrevious = &scenario.Action{Name: a.LatePrevious.Name, Params: a.LatePrevious.Params}
-		}
-	}
-	return out
 }

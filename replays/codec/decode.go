@@ -192,7 +192,7 @@ func applyAnswers(snap *scenario.Snapshot, answers []Answer) {
 			e.Action, e.ActionParams = "", []string{}
 			continue
 		}
-		name, params := answers[i].executed()
+		name, params := executed(&answers[i])
 		e.Action, e.ActionParams = name, params
 		if e.ActionParams == nil {
 			e.ActionParams = []string{}

@@ -42,49 +42,25 @@ func SegmentStart(g, interval int) int {
 }
 
 // Action is an action as an agent sent it.
-type Action struct {
-	Name   string
-	Params []string
-}
+type Action = scenario.Action
 
 // AnswerKind says how an agent answered a step's request-action.
-type AnswerKind byte
+type AnswerKind = scenario.AnswerKind
 
 // Answer kinds, as stored (docs/replays.md, "Compact format").
 const (
-	AnswerNone       AnswerKind = 0 // no answer before the deadline: no_action
-	AnswerInTime     AnswerKind = 1 // answered in time: the action was executed
-	AnswerOffline    AnswerKind = 2 // not connected: no_action
-	AnswerUnrecorded AnswerKind = 3 // unknown (converted replay): the action as the snapshot shows it
+	AnswerNone       = scenario.AnswerNone       // no answer before the deadline: no_action
+	AnswerInTime     = scenario.AnswerInTime     // answered in time: the action was executed
+	AnswerOffline    = scenario.AnswerOffline    // not connected: no_action
+	AnswerUnrecorded = scenario.AnswerUnrecorded // unknown (converted replay): the action as the snapshot shows it
 )
 
-func (k AnswerKind) String() string {
-	switch k {
-	case AnswerNone:
-		return "none"
-	case AnswerInTime:
-		return "in time"
-	case AnswerOffline:
-		return "offline"
-	case AnswerUnrecorded:
-		return "unrecorded"
-	}
-	return "unknown"
-}
-
-// Answer is one agent's answer to one step.
-type Answer struct {
-	Kind AnswerKind
-	// Action is what the agent sent (AnswerInTime) or what the snapshot
-	// shows (AnswerUnrecorded); empty otherwise.
-	Action Action
-	// LatePrevious is the agent's answer to the previous step's request
-	// that arrived after that step's deadline (it was not executed).
-	LatePrevious *Action
-}
+// Answer is one agent's answer to one step: the server's own answers
+// (server.Answer is the same type) are encoded as they are.
+type Answer = scenario.Answer
 
 // executed is the action the world recorded for the answer.
-func (a Answer) executed() (string, []string) {
+func executed(a *Answer) (string, []string) {
 	switch a.Kind {
 	case AnswerInTime, AnswerUnrecorded:
 		return a.Action.Name, a.Action.Params
@@ -105,8 +81,8 @@ func consistent(snap *scenario.Snapshot, answers []Answer) bool {
 	if len(answers) != len(snap.Entities) {
 		return false
 	}
-	for i, a := range answers {
-		name, params := a.executed()
+	for i := range answers {
+		name, params := executed(&answers[i])
 		e := &snap.Entities[i]
 		if e.Action != name || !slices.Equal(e.ActionParams, params) {
 			return false

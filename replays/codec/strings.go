@@ -1,5 +1,7 @@
 package codec
 
+import "unsafe"
+
 // Every string of a record (names, roles, actions, results, block types…)
 // is written as an index into the string table. A keyframe starts a new
 // table and lists it in full; a delta lists the strings it adds, which get
@@ -12,24 +14,25 @@ type interner struct {
 	ids  map[string]uint64
 	list []string
 	seen int // strings already announced in an earlier record
-	// recent caches the ids of strings met lately by a hash of their bytes
-	// (recentSlot): a record's strings are a few dozen values (action names
-	// and parameters, results, roles) repeated by every agent, mostly the
-	// very same string values, which compare by pointer at once.
+	// recent caches the ids of strings met lately by where their bytes
+	// are (recentSlot): a record's strings are a few dozen values (action
+	// names and parameters, results, roles) repeated by every agent, mostly
+	// the very same string values (the constants of packages protocol and
+	// scenario), which compare by pointer at once.
 	recent [128]recentString
 }
 
-// recentSlot is s's place in interner.recent: FNV-1a of every byte (the
-// strings are short), its top bits. A cheaper hash of the length and the
-// first and last bytes sent "e", "failed_path" and "no_action" to one slot
-// and "ccw", "attach" and "default" to another, so that each step looked
-// them up in the map again.
+// recentSlot is s's place in interner.recent: a Fibonacci hash of the
+// address of its bytes, so that neither the hash nor the comparison of a
+// cached string reads them (each string's bytes are a cache line of their
+// own that the step's other work has pushed out). Equal strings at
+// different addresses (an agent's parameter parsed into a new string) take
+// different slots and are found in the map instead; an earlier hash of
+// every byte (FNV-1a) found those in the cache but read every byte of
+// every string to do so.
 func recentSlot(s string) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * 16777619
-	}
-	return int(h >> (32 - 7)) // 128 slots
+	p := uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))
+	return int(p * 0x9E3779B97F4A7C15 >> (64 - 7)) // 128 slots
 }
 
 type recentString struct {

@@ -2,8 +2,6 @@ package compact
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -120,7 +118,7 @@ func Create(path string, meta Meta, opts WriterOptions) (*Writer, error) {
 		meta.Interval = codec.DefaultInterval
 	}
 	meta.Format, meta.Version, meta.ChunkSteps = FormatName, Version, opts.ChunkSteps
-	doc, err := json.Marshal(meta)
+	doc, err := meta.appendJSON(nil)
 	if err != nil {
 		return nil, fmt.Errorf("compact: encode the match record: %w", err)
 	}
@@ -349,14 +347,11 @@ func (w *Writer) Close() error {
 		w.flushChunk(false)
 	}
 	w.index.Complete = w.index.Last == w.meta.Static.Steps-1
-	if doc, err := json.Marshal(w.index); err != nil {
-		w.err = errors.Join(w.err, fmt.Errorf("compact: encode index: %w", err))
-	} else {
-		at := w.off
-		w.writeChunk(chunkHeader{kind: ChunkIndex}, doc)
-		footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
-		w.write(append(footer, footerMagic...))
-	}
+	at := w.off
+	w.chunk = w.index.appendJSON(w.chunk[:0])
+	w.writeChunk(chunkHeader{kind: ChunkIndex}, w.chunk)
+	footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
+	w.write(append(footer, footerMagic...))
 	w.syncLast()
 	if err := w.f.Close(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("compact: close %s: %w", w.path, err)

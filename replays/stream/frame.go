@@ -60,11 +60,7 @@ func (f *Frame) KeyRecord() []byte {
 		return f.Record
 	}
 	f.keyOnce.Do(func() {
-		var answers []codec.Answer
-		if f.answers != nil {
-			answers = appendRecordAnswers(nil, f.answers)
-		}
-		f.key = codec.EncodeKeyframe(nil, f.Sim.Static.Width, f.Sim.Static.Height, f.table, f.Snapshot, answers)
+		f.key = codec.EncodeKeyframe(nil, f.Sim.Static.Width, f.Sim.Static.Height, f.table, f.Snapshot, f.answers)
 	})
 	return f.key
 }

@@ -210,11 +210,6 @@ type state struct {
 	enc *codec.Encoder
 	// answers are the server's answers of the step about to be reported.
 	answers []server.Answer
-	// recorded is the scratch buffer of the step's answers as the encoder
-	// takes them; frames keep the server's answers and convert them again
-	// only when a viewer needs a keyframe (KeyRecord), so a step allocates
-	// no copy of every agent's answer.
-	recorded []codec.Answer
 	// record and frame are reused for every step when Stream.recycle is set.
 	record []byte
 	frame  Frame
@@ -278,16 +273,11 @@ func (s *Stream) encode(snap *scenario.Snapshot, answers []server.Answer) *Frame
 
 func (s *Stream) newFrame(snap *scenario.Snapshot, answers []server.Answer, reuse bool) *Frame {
 	st := &s.st
-	var recorded []codec.Answer
-	if answers != nil {
-		st.recorded = appendRecordAnswers(st.recorded[:0], answers)
-		recorded = st.recorded
-	}
 	var dst []byte
 	if reuse {
 		dst = st.record[:0]
 	}
-	rec, key, err := st.enc.Encode(dst, snap, recorded)
+	rec, key, err := st.enc.Encode(dst, snap, answers)
 	if err != nil {
 		s.opts.Log.Warn().Err(err).Int("step", snap.Step).Msg("answers not recorded for this step")
 		answers = nil
@@ -316,24 +306,4 @@ func (s *Stream) end(result *server.SimResult) {
 		s.hand(job{kind: jobEnd, sim: st.sim, result: result})
 	}
 	st.sim, st.enc, s.spare = nil, nil, nil
-}
-
-// appendRecordAnswers appends the server's answers, converted, to out.
-func appendRecordAnswers(out []codec.Answer, in []server.Answer) []codec.Answer {
-	for _, a := range in {
-		var r codec.Answer
-		switch a.Kind {
-		case server.AnswerInTime:
-			r.Kind, r.Action = codec.AnswerInTime, codec.Action{Name: a.Action.Name, Params: a.Action.Params}
-		case server.AnswerOffline:
-			r.Kind = codec.AnswerOffline
-		default:
-			r.Kind = codec.AnswerNone
-		}
-		if a.LatePrevious != nil {
-			r.LatePrevious = &codec.Action{Name: a.LatePrevious.Name, Params: a.LatePrevious.Params}
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -41,6 +41,32 @@ func TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes(t *testing.T) {
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
 
+// TestBrowser_SeeksStartFromCheckpointsDecodedAhead opens a replay and
+// waits until the page has decoded it ahead for seeks (checkpoints every
+// 10 steps, the last segment first): the steps a person seeks to then,
+// the last one (End) and steps deep into other segments, are exactly what
+// the Go decoder reads.
+func TestBrowser_SeeksStartFromCheckpointsDecodedAhead(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeCompactReplay(t, root, 950)
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	ts := startLibrary(t, root)
+
+	page.Navigate(ts.URL + "/?replay=" + filepath.Base(path))
+	page.Wait(`window.massim && massim.loaded && massim.decodedAhead`)
+	page.Key(kb.End)
+	page.Wait(`massim.step === 949 && massim.loaded && massim.rendered.step === 949`)
+	assertShowsStep(t, page, r, 949, "the last step")
+	assert.Equal(t, "Step 949 / 949", page.Text(`document.getElementById('step-line').textContent`))
+	for _, step := range []int{933, 900, 948, 599, 455, 98, 911, 17} {
+		page.Eval(fmt.Sprintf(seekJS, step), nil)
+		assertShowsStep(t, page, r, step, "decoded from a checkpoint")
+	}
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
 // TestBrowser_ASeekRightAfterOpeningFindsItsStepInThePage refuses every
 // request for a step alone or a segment: the page reads the whole replay
 // at once while it opens (…/segments), so the steps it is sent to right

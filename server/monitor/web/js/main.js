@@ -4,7 +4,7 @@
 
 import { MapView } from './map.js';
 import { ScoreChart } from './chart.js';
-import { renderPanel, el } from './panel.js';
+import { renderPanel, el, warmPatterns } from './panel.js';
 import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';
@@ -406,6 +406,10 @@ function render() {
     waiting: !$('waiting').hidden,
     banner: !$('banner').hidden,
     tournament: app.tournament?.status ?? null,
+    // The replay is decoded ahead for seeks (read when asked).
+    get decodedAhead() {
+      return store.aheadDone;
+    },
   };
 }
 
@@ -494,6 +498,10 @@ function frame(now) {
   // is drawn again: when the walk counted, and when it stopped (waiting for
   // a segment) with counts the table held back while it was counting.
   if (app.stats && walkNow()) {
+    // What the first seek would otherwise pay for (once), checkpoints for
+    // a replay's seeks, then the walk.
+    if (warmPatterns(app.store)) return;
+    if (app.mode === 'replay' && app.store.decodeAhead(statsBudget)) return;
     const counted = app.stats.advance(statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
   }
@@ -567,6 +575,22 @@ document.addEventListener('keydown', e => {
 // The map's box changes with the window and with the legend opening or
 // closing under it.
 new ResizeObserver(redraw).observe($('mapbox'));
+
+// aheadWhileIdle decodes a replay ahead for seeks (store.decodeAhead) in
+// the time the page's thread is idle between frames, besides the walk's
+// share in each frame: the checkpoints then come two to three times
+// sooner after opening. Not while a seek is on its way to the screen; a
+// seek that arrives meanwhile waits for no more than what is left of the
+// frame, as it is drawn in the next one.
+function aheadWhileIdle(deadline) {
+  const store = app.store;
+  if (app.mode !== 'loading' && app.mode !== 'replay') return; // the live page, the library
+  const budget = Math.min(idleAtMost, deadline.timeRemaining() - 1);
+  if (store && app.seekTarget === null && !app.sideLater && budget > 1) store.decodeAhead(budget);
+  if (!store?.aheadDone) requestIdleCallback(aheadWhileIdle);
+}
+const idleAtMost = 10; // ms of decoding ahead in one idle period
+if (window.requestIdleCallback) requestIdleCallback(aheadWhileIdle);
 
 requestAnimationFrame(frame);
 start().catch(e => {

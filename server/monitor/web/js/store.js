@@ -45,6 +45,8 @@ export class Store {
     this.cursors = new Map(); // segment → {dec, i, last}: where decoding stopped
     this.checkpoints = new Map(); // step → {i, table, snap}: a decoder's state after it
     this.fill = false; // load every segment in the background
+    this.ahead = null; // {targets, k}: what decodeAhead decodes to, and how far it got
+    this.aheadDone = false;
     this.packed = null; // the request for every segment at once, while it runs
     this.failedAt = new Map(); // segment → time of the last failed or short load
     this.indexFetch = null;
@@ -337,6 +339,57 @@ export class Store {
       this.failedAt.set(g, performance.now() - (soon ? retryAfter - retrySoon : 0));
     }
     return found;
+  }
+
+  // decodeAhead decodes a replay's segments ahead of the page's seeks, for
+  // about budget ms a call, and tells whether it did so (false: nothing
+  // left, or nothing loaded yet). A seek into a segment whose steps the
+  // page has not decoded decodes every record from the segment's keyframe
+  // (up to 99) on the page's thread while the page waits: 10–20 ms right
+  // after opening, before the decoder is optimised, and far more on a busy
+  // machine. This leaves checkpoints every checkEvery steps, so that a seek
+  // decodes at most that many records: first in the last segment, whole
+  // (its last step is where the End key goes, and the statistics walk,
+  // from the first step on, reaches it last), then in all the others a
+  // tenth at a time (each round takes every segment checkEvery steps
+  // further), from the end, so that a seek anywhere soon decodes fewer
+  // records, not only one into the segments done first. It uses the
+  // statistics walk's time (main.js): steps decoded twice, the walk's
+  // table complete later, seeks cheap sooner. It starts once the replay
+  // read at once is in (fillAll) and leaves out segments that are not
+  // (loaded one by one later); replays whose checkpoints would not all be
+  // kept get only the last segment.
+  decodeAhead(budget) {
+    if (this.aheadDone || this.last < 0 || !this.segments || !this.fill || this.packed) return false;
+    const a = (this.ahead ??= this.aheadPlan());
+    const until = performance.now() + budget;
+    let worked = false;
+    for (; a.k < a.targets.length; a.k++) {
+      const [g, step] = a.targets[a.k];
+      const records = this.raw.get(g), first = g === 0 ? -1 : g * this.interval;
+      if (!records || step > first + records.length - 1 || this.checkpoints.has(step) || this.cursors.get(g)?.last === step) continue;
+      this.decodeTo(g, step);
+      worked = true;
+      if (performance.now() >= until) {
+        a.k++;
+        return true;
+      }
+    }
+    this.aheadDone = true;
+    return worked;
+  }
+
+  // aheadPlan lists what decodeAhead decodes to, in order: [segment, step].
+  aheadPlan() {
+    const last = this.segmentOf(this.last);
+    const targets = [];
+    for (let s = last * this.interval + checkEvery; s < this.last; s += checkEvery) targets.push([last, s]);
+    targets.push([last, this.last]);
+    const others = [...this.segments].filter(g => g < last).sort((x, y) => y - x);
+    if ((others.length + 1) * Math.ceil(this.interval / checkEvery) <= checkLimit) {
+      for (let d = checkEvery; d < this.interval; d += checkEvery) for (const g of others) targets.push([g, g * this.interval + d]);
+    }
+    return { targets, k: 0 };
   }
 
   // checkpoint keeps a decoder's state after step; far from step, the

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -118,7 +119,7 @@ func Create(path string, meta Meta, opts WriterOptions) (*Writer, error) {
 		meta.Interval = codec.DefaultInterval
 	}
 	meta.Format, meta.Version, meta.ChunkSteps = FormatName, Version, opts.ChunkSteps
-	doc, err := meta.appendJSON(nil)
+	doc, err := json.Marshal(meta)
 	if err != nil {
 		return nil, fmt.Errorf("compact: encode the match record: %w", err)
 	}

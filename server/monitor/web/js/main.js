@@ -585,6 +585,7 @@ new ResizeObserver(redraw).observe($('mapbox'));
 function aheadWhileIdle(deadline) {
   const store = app.store;
   if (app.mode !== 'loading' && app.mode !== 'replay') return; // the live page, the library
+  if (app.state === 'error') return; // a replay that did not open: nothing will come to decode
   const budget = Math.min(idleAtMost, deadline.timeRemaining() - 1);
   if (store && app.seekTarget === null && !app.sideLater && budget > 1) store.decodeAhead(budget);
   if (!store?.aheadDone) requestIdleCallback(aheadWhileIdle);

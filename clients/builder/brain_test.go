@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -549,4 +550,77 @@ func TestAWalkToARoleZoneKeepsOutOfTheCellABrokenCycleWentInto(t *testing.T) {
 		}
 		assert.Contains(t, []game.Action{game.Move(game.N), game.Move(game.S)}, got, "round B, not into it again")
 	}
+}
+
+// withConstructors are workerRoles and the constructor role.
+var withConstructors = append(slices.Clone(workerRoles), protocol.RoleInfo{Name: "constructor", Vision: 5,
+	Actions: workerRoles[1].Actions, Speed: []int{1}, Clear: protocol.ClearInfo{Chance: 0.7, MaxDistance: 1}})
+
+// noWorkersFrom is the norm "at most 0 workers" from step start.
+func noWorkersFrom(start int) protocol.Norm {
+	return protocol.Norm{Name: "n1", Start: start, Until: start + 20, Level: "individual", Punishment: 1,
+		Requirements: []protocol.NormRequirement{{Type: "role", Name: roleWorker, Quantity: 0}}}
+}
+
+// startedAlone is agent 1 of a builder team of one, after sim-start.
+func startedAlone(t *testing.T, roles []protocol.RoleInfo) *brain {
+	t.Helper()
+	b := newTeam(t).Behaviour(1, "agentA1").(*brain)
+	b.SimStart(protocol.InitialPercept{Name: "agentA1", Team: "A", TeamSize: 1, Steps: 100, Roles: roles})
+	return b
+}
+
+func TestAWalkToARoleZoneFollowsTheRoleTheTeamWantsNow(t *testing.T) {
+	// sim3 seed 27: agents walking to a role zone to become workers kept
+	// walking after "at most 0 workers" was announced and took the worker
+	// role when they arrived: the role was bound when the walk began.
+	for _, announced := range []bool{false, true} {
+		b := startedAlone(t, withConstructors)
+		p := percept(0)
+		p.Role, p.RoleZones = "default", []protocol.Pos{{1, 0}}
+		require.Equal(t, game.Move(game.E), act(b, 0, p))
+		require.Equal(t, "adopt", b.actedBy)
+		p = percept(1)
+		p.Role, p.RoleZones = "default", []protocol.Pos{{0, 0}}
+		p.LastAction, p.LastActionParams, p.LastActionResult = game.ActMove, []string{"e"}, "success"
+		want := game.Adopt(roleWorker)
+		if announced {
+			p.Norms = []protocol.Norm{noWorkersFrom(40)}
+			want = game.Adopt(roleConstructor)
+		}
+		assert.Equal(t, want, act(b, 1, p), "norm announced on the way: %v", announced)
+	}
+}
+
+func TestAWorkerLeavingALimitedRoleDropsWhatSlowsItWhenTimeIsShort(t *testing.T) {
+	// sim3 seed 3: helpers left the worker role for "at most 0 workers"
+	// 41 steps ahead carrying their blocks, at a worker's laden speed of
+	// one cell a step; unladen they would have walked two and been in time.
+	for _, tt := range []struct {
+		start int
+		drop  bool
+	}{
+		{start: 12, drop: true},  // 5 cells laden: ~9 steps, twice that is more than 12
+		{start: 40, drop: false}, // time enough to walk laden
+	} {
+		b := startedAlone(t, withConstructors)
+		p := percept(0, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"})
+		p.Attached = []protocol.Pos{{0, 1}}
+		b.attached = []game.Pos{{X: 0, Y: 1}}
+		p.RoleZones = []protocol.Pos{{5, 0}}
+		p.Norms = []protocol.Norm{noWorkersFrom(tt.start)}
+		act(b, 0, p)
+		require.Equal(t, roleConstructor, b.wantedRole())
+		assert.Equal(t, tt.drop, b.slowedLeaving(), "norm from step %d", tt.start)
+	}
+	// A constructor walks at one cell a step laden or not: nothing to gain.
+	b := startedAlone(t, withConstructors)
+	p := percept(0, protocol.Thing{X: 0, Y: 1, Type: "block", Details: "b0"})
+	p.Role, p.Attached, p.RoleZones = roleConstructor, []protocol.Pos{{0, 1}}, []protocol.Pos{{5, 0}}
+	b.attached = []game.Pos{{X: 0, Y: 1}}
+	p.Norms = []protocol.Norm{{Name: "n1", Start: 3, Until: 20, Level: "individual", Punishment: 1,
+		Requirements: []protocol.NormRequirement{{Type: "role", Name: roleConstructor, Quantity: 0}}}}
+	act(b, 0, p)
+	require.Equal(t, roleWorker, b.wantedRole())
+	assert.False(t, b.slowedLeaving())
 }

@@ -53,8 +53,8 @@ func funcList() []bt.Func {
 			func(b *brain, _ []bt.Value) bt.Value { return num(b.stepsLeft()) }),
 		fn("roleLimited", "whether an Adopt norm announced or in force limits the agent's current role", nil, bt.KindBool,
 			func(b *brain, _ []bt.Value) bt.Value {
-				n, ok := adoptNorm(b.p.Norms, b.p.Step)
-				return bt.Bool(ok && n.Role == b.p.Role)
+				_, limited := b.leaveWithin()
+				return bt.Bool(limited)
 			}),
 	}
 }
@@ -77,7 +77,8 @@ func (b *brain) known(what string) bool {
 
 // cluttered reports whether the agent's structure is of no use to its
 // job: more than one thing (unless it is a submitter building), or one
-// block of a type the job does not want.
+// block of a type the job does not want; or whether it slows the agent on
+// its way out of a limited role (slowedLeaving).
 func (b *brain) cluttered() bool {
 	dropAll := false
 	b.team.squad.view(b, func(m *member, _ *memory.Map) {
@@ -89,7 +90,7 @@ func (b *brain) cluttered() bool {
 	if len(b.attached) == 0 {
 		return false
 	}
-	if dropAll {
+	if dropAll || b.slowedLeaving() {
 		return true
 	}
 	j, ok := b.myJob()

@@ -238,6 +238,32 @@ type tripEstimate struct {
 // and adopts.
 func leaveTime(cells int) int { return cells + cells/2 + 5 }
 
+// leaveWithin is the number of actions the agent has before an Adopt norm
+// that limits the role it holds starts (0 or less once it is in force);
+// limited is false when no norm announced or in force limits that role.
+func (b *brain) leaveWithin() (left int, limited bool) {
+	n, ok := adoptNorm(b.p.Norms, b.p.Step)
+	if !ok || n.Role != b.p.Role {
+		return 0, false
+	}
+	return n.Start - b.p.Step, true
+}
+
+// slowedLeaving reports whether what the agent holds slows it on its way
+// out of a role a norm limits so much that it could be late: then it
+// drops it first (one detach; a worker walks twice as fast unladen). Once
+// the norm is in force every step counts and it drops at once.
+func (b *brain) slowedLeaving() bool {
+	left, limited := b.leaveWithin()
+	if !limited || len(b.attached) == 0 || b.p.Role == b.wantedRole() ||
+		b.role.MaxSpeed(len(b.attached)) >= b.role.MaxSpeed(0) {
+		return false
+	}
+	trip := 0
+	b.team.squad.view(b, func(m *member, _ *memory.Map) { trip = b.team.squad.plan.roleTrip(m) })
+	return couldBeLate(trip, max(left, 1))
+}
+
 // wantedRole is the role the team wants the agent in.
 func (b *brain) wantedRole() string {
 	want := roleWorker

@@ -46,7 +46,7 @@ func skillList() []bt.Skill {
 			func(b *brain, c *bt.Context, _ *bt.Call) bt.Status { return b.exploreStep(c) }),
 		skill("escape", "leave the cells marked for a clear event; succeeds when out", nil,
 			func(b *brain, c *bt.Context, _ *bt.Call) bt.Status { return b.escapeStep(c) }),
-		skill("adopt", "go to the nearest known role zone and adopt the role", []bt.Param{str("role", false)}, (*brain).adoptSkill),
+		skill("adopt", "go to the nearest known role zone and adopt the role (a call started for the role the team wants follows the team's changes of mind on the way)", []bt.Param{str("role", false)}, (*brain).adoptSkill),
 		skill("fetch", "get a block of the job's type: pick a loose one up or request one from a dispenser", nil, (*brain).fetchSkill),
 		skill("stock", "wait near a goal zone with the block, out of the way of projects; keeps running", nil, (*brain).stockSkill),
 		skill("place", "submitter: walk to the project's spot with the anchor block south of the agent", nil, (*brain).placeSkill),
@@ -81,8 +81,23 @@ func (b *brain) myJob() (job, bool) {
 	return j, ok
 }
 
+// followWanted marks an adopt call that started for the role the team
+// wanted then: it goes on for the role the team wants now.
+type followWanted struct{}
+
 func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
+	// The role is bound when the call starts ($role in the shipped trees),
+	// but a walk to a role zone takes tens of steps, and an Adopt norm
+	// announced meanwhile changes the role the team wants: a call for the
+	// role wanted at its start would adopt a role the norm now limits (sim3
+	// seed 27: four agents took the worker role under "at most 0 workers").
 	role := call.Arg(0)
+	if call.Ticks == 0 && role == b.wantedRole() {
+		call.Data = followWanted{}
+	}
+	if _, ok := call.Data.(followWanted); ok {
+		role = b.wantedRole()
+	}
 	if b.p.Role == role {
 		return bt.Success
 	}

@@ -600,7 +600,7 @@ func TestAWorkerLeavingALimitedRoleDropsWhatSlowsItWhenTimeIsShort(t *testing.T)
 		start int
 		drop  bool
 	}{
-		{start: 12, drop: true},  // 5 cells laden: ~9 steps, twice that is more than 12
+		{start: 12, drop: true},  // 5 cells laden: ~9 steps, more than two thirds of 12
 		{start: 40, drop: false}, // time enough to walk laden
 	} {
 		b := startedAlone(t, withConstructors)

@@ -250,9 +250,13 @@ func (b *brain) leaveWithin() (left int, limited bool) {
 }
 
 // slowedLeaving reports whether what the agent holds slows it on its way
-// out of a role a norm limits so much that it could be late: then it
-// drops it first (one detach; a worker walks twice as fast unladen). Once
-// the norm is in force every step counts and it drops at once.
+// out of a role a norm limits so much that it could be late: its laden
+// trip takes two thirds of the steps left or more. Then it drops it first
+// (one detach; a worker walks twice as fast unladen). Once the norm is in
+// force every step counts and it drops at once. Dropping loses the block
+// to the agent's project: at "twice the trip" (couldBeLate, the planner's
+// margin) the team dropped more blocks and scored about a point (per
+// cent) less over 6 batches of contest games, for no fewer violations.
 func (b *brain) slowedLeaving() bool {
 	left, limited := b.leaveWithin()
 	if !limited || len(b.attached) == 0 || b.p.Role == b.wantedRole() ||
@@ -261,7 +265,7 @@ func (b *brain) slowedLeaving() bool {
 	}
 	trip := 0
 	b.team.squad.view(b, func(m *member, _ *memory.Map) { trip = b.team.squad.plan.roleTrip(m) })
-	return couldBeLate(trip, max(left, 1))
+	return 3*trip >= 2*max(left, 1)
 }
 
 // wantedRole is the role the team wants the agent in.

@@ -255,8 +255,8 @@ func (b *brain) leaveWithin() (left int, limited bool) {
 // (one detach; a worker walks twice as fast unladen). Once the norm is in
 // force every step counts and it drops at once. Dropping loses the block
 // to the agent's project: at "twice the trip" (couldBeLate, the planner's
-// margin) the team dropped more blocks and scored about a point (per
-// cent) less over 6 batches of contest games, for no fewer violations.
+// margin) the team dropped more blocks and scored about 1 % less over six
+// batches of contest games, with about as many violations.
 func (b *brain) slowedLeaving() bool {
 	left, limited := b.leaveWithin()
 	if !limited || len(b.attached) == 0 || b.p.Role == b.wantedRole() ||

@@ -243,3 +243,34 @@ func TestLeaversThatCouldBeLateGoAfterThoseSureToMakeIt(t *testing.T) {
 	}
 	assert.Equal(t, []string{"agentA1", "agentA2", "agentA3", "agentA4", "agentA5"}, moved)
 }
+
+func TestALimitOnTheDefaultRoleListedFirstHidesNoOtherRoleNorm(t *testing.T) {
+	// A TCP game of sim3: "at most q default" was listed before "at most q
+	// workers", and the planner, taking the first role norm, moved nobody.
+	onDefault := game.Norm{Name: "n0", Start: 10, Until: 70, Quantity: 10, Role: roleDefault,
+		Requirement: protocol.NormRequirement{Type: "role", Name: roleDefault, Quantity: 10}}
+	s := squadOf(t, 6, "......", "......", "RRR...")
+	seeRoleZoneRow(s, 3, 2)
+	s.plan.step = 1
+	s.plan.roles(s, []game.Norm{onDefault, workerLimit(3)})
+	moved := 0
+	for _, name := range s.names() {
+		if s.members[name].want == roleConstructor {
+			moved++
+		}
+	}
+	assert.Equal(t, 5, moved, "six workers, at most three: three must change, two more for safety")
+
+	// An agent sees the norm on its own role whatever is listed first.
+	b := startedAlone(t, withConstructors)
+	p := percept(0)
+	p.Norms = []protocol.Norm{
+		{Name: "n0", Start: 10, Until: 70, Level: "individual", Punishment: 1,
+			Requirements: []protocol.NormRequirement{{Type: "role", Name: roleDefault, Quantity: 10}}},
+		noWorkersFrom(40),
+	}
+	act(b, 0, p)
+	left, limited := b.leaveWithin()
+	assert.True(t, limited)
+	assert.Equal(t, 40, left)
+}

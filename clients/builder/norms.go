@@ -20,9 +20,9 @@ import (
 // planner plans for, if any: the first listed on a role other than the
 // default one, else one on the default role. A limit on the default role
 // needs no plan (every member wants a block-building role anyway), but
-// listed first it hid the next norm: in a TCP game of sim3 (seed 1,
-// builder vs builder) 26, 22 and 18 workers held on through three "at
-// most q workers" norms in a row, for every step of each.
+// listed first it would hide a limit on workers or constructors from the
+// planner. (Only with regulation.simultaneous above 1: the 2022 contest
+// simulations allow one norm announced or active at a time.)
 func adoptNorm(norms []game.Norm, step int) (game.Norm, bool) {
 	var onDefault game.Norm
 	found := false

@@ -245,8 +245,9 @@ func TestLeaversThatCouldBeLateGoAfterThoseSureToMakeIt(t *testing.T) {
 }
 
 func TestALimitOnTheDefaultRoleListedFirstHidesNoOtherRoleNorm(t *testing.T) {
-	// A TCP game of sim3: "at most q default" was listed before "at most q
-	// workers", and the planner, taking the first role norm, moved nobody.
+	// With more than one norm at a time (regulation.simultaneous > 1),
+	// "at most q default" listed before "at most q workers" made the
+	// planner, which took the first role norm, move nobody.
 	onDefault := game.Norm{Name: "n0", Start: 10, Until: 70, Quantity: 10, Role: roleDefault,
 		Requirement: protocol.NormRequirement{Type: "role", Name: roleDefault, Quantity: 10}}
 	s := squadOf(t, 6, "......", "......", "RRR...")

@@ -113,6 +113,12 @@ func (pl *planner) roles(s *squad, norms []game.Norm) {
 		// Diggers are not workers: they count only once they are.
 		holders = slices.DeleteFunc(holders, func(m *member) bool { return m.digger })
 	}
+	// Once a step while a norm limits a block-building role: in one TCP
+	// game of sim3 a team kept 26 workers through "at most 19" (and two
+	// limits after it) and nobody left; this line tells, next time, whether
+	// the planner ran and what it counted.
+	pl.log.Debug().Int("step", pl.step).Str("team", pl.static.Team).Str("norm", n.Name).Str("role", n.Role).Int("quantity", n.Quantity).
+		Int("holders", len(holders)).Int("members", len(names)).Msg("plans for a role norm")
 	// More than strictly needed: a trip to a role zone through a dense
 	// cave may take longer than the announcement leaves.
 	extra := len(holders) - n.Quantity

@@ -91,12 +91,12 @@ func (b *brain) adoptSkill(c *bt.Context, call *bt.Call) bt.Status {
 	// announced meanwhile changes the role the team wants: a call for the
 	// role wanted at its start would adopt a role the norm now limits (sim3
 	// seed 27: four agents took the worker role under "at most 0 workers").
-	role := call.Arg(0)
-	if call.Ticks == 0 && role == b.wantedRole() {
+	role, wanted := call.Arg(0), b.wantedRole()
+	if call.Ticks == 0 && role == wanted {
 		call.Data = followWanted{}
 	}
 	if _, ok := call.Data.(followWanted); ok {
-		role = b.wantedRole()
+		role = wanted
 	}
 	if b.p.Role == role {
 		return bt.Success

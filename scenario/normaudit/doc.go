@@ -56,6 +56,10 @@
 // Avoidable − beyond seen is what the team could have avoided with a plan
 // made from what it had seen.
 //
+// No judgement counts other agents: plans walk as if the agent had the
+// grid to itself, so time lost to a teammate or an opponent in the way (a
+// failed move, a detour, a crowd at a role zone) counts as avoidable.
+//
 // Episodes (one per agent and norm) record where the agent was, what it
 // needed and what it did while it violated, for finding causes.
 package normaudit

@@ -36,7 +36,40 @@ func serverDefaults() layer {
 		"adminToken":             "", // admin API off
 		"replayFormat":           ReplayCompact,
 		"frontDeskTimeout":       10 * time.Second,
+		"silenceTimeout":         DefaultSilenceTimeout,
 	}
+}
+
+// DefaultSilenceTimeout is server.silenceTimeout's default: several steps
+// of the default agentTimeout (4 s), and longer than TCP takes to recover
+// a lost packet, so only a connection that is really gone is closed
+// (docs/protocol.md, "Slow links and dead connections").
+const DefaultSilenceTimeout = 30 * time.Second
+
+// tlsKeys are the server keys naming TLS files, certificate before key.
+var tlsKeys = []string{"agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey"}
+
+// checkTLSPairs requires a key with every certificate and the other way round.
+func checkTLSPairs(r *report, o *object, given layer) bool {
+	ok := true
+	for i := 0; i < len(tlsKeys); i += 2 {
+		cert, key := givenString(given[tlsKeys[i]]), givenString(given[tlsKeys[i+1]])
+		if (cert == "") != (key == "") {
+			have, missing := tlsKeys[i], tlsKeys[i+1]
+			if cert == "" {
+				have, missing = missing, have
+			}
+			r.fail(o.opt(have).file, o.keyPath(have), "needs %q as well", missing)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// givenString is a given string value, "" when absent.
+func givenString(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 // Replay formats (server.replayFormat, a massim-go extension).
@@ -98,6 +131,10 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		str("replayFormat")                    // massim-go extension, like adminToken
+		millis("silenceTimeout", atLeast(0))   // massim-go extension, like adminToken
+		for _, key := range tlsKeys {
+			str(key) // massim-go extension, like adminToken
+		}
 		o.finish()
 		checkServerStrings(r, o, given)
 	}
@@ -110,8 +147,17 @@ func readServer(r *report, root *object) (Server, bool) {
 			defaulted = append(defaulted, key)
 		}
 	}
+	if !checkTLSPairs(r, o, given) {
+		return Server{}, false
+	}
+	extra := layer{"defaulted": defaulted,
+		"agentTLS":   map[string]any{"cert": givenString(given["agentTLSCert"]), "key": givenString(given["agentTLSKey"])},
+		"monitorTLS": map[string]any{"cert": givenString(given["monitorTLSCert"]), "key": givenString(given["monitorTLSKey"])}}
+	for _, key := range tlsKeys {
+		delete(given, key)
+	}
 	var s Server
-	if err := assemble(&s, serverDefaults(), given, layer{"defaulted": defaulted}); err != nil {
+	if err := assemble(&s, serverDefaults(), given, extra); err != nil {
 		r.errs = append(r.errs, err)
 		return Server{}, false
 	}

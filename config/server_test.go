@@ -25,6 +25,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		MaxPacketLength:        65536,
 		WaitBetweenSimulations: 5 * time.Second,
 		FrontDeskTimeout:       10 * time.Second,
+		SilenceTimeout:         DefaultSilenceTimeout,
 		ReplayFormat:           ReplayCompact,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
@@ -48,6 +49,7 @@ func TestServerDefaults(t *testing.T) {
 		MaxPacketLength:  65536,
 		ReplayFormat:     ReplayCompact,
 		FrontDeskTimeout: 10 * time.Second,
+		SilenceTimeout:   DefaultSilenceTimeout,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

@@ -1,9 +1,15 @@
 package server
 
 import (
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/protocol"
 )
 
 // Fault tests (docs/protocol.md, "Slow links and dead connections"): the
@@ -24,6 +30,16 @@ func checkHealthy(t *testing.T, rows []accounting, users ...string) {
 				assert.Zero(t, row.stats.Timeouts+row.stats.Late+row.stats.Offline, "%s missed a deadline", u)
 			}
 		}
+	}
+}
+
+// checkLostOnlyWithConnections requires that an action was lost only with
+// a connection that died: at most one per disconnection.
+func checkLostOnlyWithConnections(t *testing.T, rows []accounting) {
+	t.Helper()
+	for _, row := range rows {
+		assert.GreaterOrEqual(t, row.lost, 0, "%s: more arrived than its clients sent", row.user)
+		assert.LessOrEqual(t, int64(row.lost), row.stats.Disconnects, "%s: at most the action in flight dies with a connection", row.user)
 	}
 }
 
@@ -80,5 +96,159 @@ func TestFaults_ByteByByte(t *testing.T) {
 	r.report("one byte at a time", rows)
 	checkNoneLost(t, rows)
 	checkHealthy(t, rows, r.users...)
+	r.checkMemory(faultHeapBound)
+}
+
+// A link that breaks in the middle of a server frame (toxiproxy's
+// limit_data: the proxy closes both sides 50 bytes into the next frame),
+// for three agents one after the other: each reconnects and plays on; at
+// most the action in flight on a broken connection is lost.
+func TestFaults_ResetsInTheMiddleOfAFrame(t *testing.T) {
+	cfg := testConfig(t, 3000, 30, 3)
+	r := newFaultRig(t, cfg, Options{MinStepDuration: 20 * time.Millisecond})
+	r.connect()
+	r.ts.start()
+	victims := []string{"agentA1", "agentB2", "agentA3"}
+	for i, u := range victims {
+		r.within(30*time.Second, "the next step", func() bool { return r.answers.step() >= 3*(i+1) })
+		before := r.disconnects(u)
+		r.toxic("cut", "limit_data", "downstream", `{"bytes": 50}`, u)
+		r.within(30*time.Second, u+"'s link cut", func() bool { return r.disconnects(u) > before })
+		// Held until the agent is back, so that steps remain to play.
+		require.NoError(t, r.ts.Control().Pause())
+		r.heal("cut", u)
+		r.waitConnected(len(r.users))
+		require.NoError(t, r.ts.Control().Continue())
+	}
+	r.finish()
+	rows := r.account()
+	r.report("reset in the middle of a frame", rows)
+	checkLostOnlyWithConnections(t, rows)
+	for _, row := range rows {
+		if slices.Contains(victims, row.user) {
+			assert.Positive(t, row.stats.Disconnects, row.user)
+		}
+	}
+	last := r.answers.step()
+	for _, u := range victims {
+		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after its reset", u)
+	}
+	checkHealthy(t, rows, "agentB1", "agentA2", "agentB3")
+	r.checkMemory(faultHeapBound)
+}
+
+// One agent's link turns into a blackhole (no byte either way, the sockets
+// stay open): the server closes the connection after silenceTimeout (at
+// most a step later), the step stops waiting for it, and the account logs
+// in again at once. A second blackholed agent logs in again before the
+// server noticed: the new login takes over from the dead connection.
+func TestFaults_BlackholeOneAgent(t *testing.T) {
+	const silence, timeout = time.Second, 2 * time.Second
+	cfg := testConfig(t, int(timeout/time.Millisecond), 40, 3)
+	cfg.Server.SilenceTimeout = silence
+	silenced := make(chan string, 8)
+	var detected sync.Map // user → time the server needed
+	testHookSilenced = func(user string, silent time.Duration) {
+		detected.Store(user, silent)
+		silenced <- user
+	}
+	t.Cleanup(func() { testHookSilenced = nil })
+	r := newFaultRig(t, cfg, Options{MinStepDuration: 20 * time.Millisecond})
+	r.connect()
+	r.ts.start()
+	r.within(30*time.Second, "step 2", func() bool { return r.answers.step() >= 2 })
+
+	// A2: its link dies, and it logs in again at once on another one.
+	r.blackhole("agentA2")
+	again := login(t, r.ts, "agentA2", "1")
+	again.expect(protocol.TypeSimStart)
+	ra := again.expect(protocol.TypeRequestAction).(protocol.RequestAction)
+	again.act(ra.ID, "skip")
+	r.sent["agentA2"].add(ra.Step, "skip", nil)
+	next := again.expect(protocol.TypeRequestAction).(protocol.RequestAction)
+	assert.Equal(t, "skip", next.Percept.LastAction, "the new login took over and its answer counted")
+	require.NoError(t, again.conn.Close())
+
+	// A1: nobody logs in for it; the server must notice.
+	blackholed := time.Now()
+	r.blackhole("agentA1")
+	var user string
+	select {
+	case user = <-silenced:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the blackholed connection was never closed")
+	}
+	took := time.Since(blackholed)
+	require.Equal(t, "agentA1", user)
+	silent, _ := detected.Load("agentA1")
+	t.Logf("blackhole detected %v after it began (silent for %v; silenceTimeout %v, agentTimeout %v)", took.Round(time.Millisecond), silent, silence, timeout)
+	assert.Less(t, took, silence+timeout+time.Second, "closed within silenceTimeout and a step")
+
+	// The account logs in again at once (here directly, as a team on a
+	// new route would).
+	direct := login(t, r.ts, "agentA1", "1")
+	direct.expect(protocol.TypeSimStart)
+	require.NoError(t, direct.conn.Close())
+
+	// Healed: both agents come back through their proxies and play on.
+	require.NoError(t, r.ts.Control().Pause())
+	r.unblackhole("agentA1", "agentA2")
+	r.waitConnected(len(r.users))
+	require.NoError(t, r.ts.Control().Continue())
+	r.finish()
+	rows := r.account()
+	r.report("blackhole of one agent", rows)
+	checkLostOnlyWithConnections(t, rows)
+	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA3")
+	last := r.answers.step()
+	for _, u := range []string{"agentA1", "agentA2"} {
+		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
+	}
+	r.checkMemory(faultHeapBound)
+}
+
+// A whole team's links turn into blackholes for a stretch of steps: the
+// server closes all its connections, the other team never misses a
+// deadline, and once healed the team comes back and plays on.
+func TestFaults_BlackholeOfATeamThenHealed(t *testing.T) {
+	const silence, timeout = time.Second, 2 * time.Second
+	cfg := testConfig(t, int(timeout/time.Millisecond), 40, 3)
+	cfg.Server.SilenceTimeout = silence
+	var mu sync.Mutex
+	closed := map[string]bool{}
+	testHookSilenced = func(user string, _ time.Duration) {
+		mu.Lock()
+		closed[user] = true
+		mu.Unlock()
+	}
+	t.Cleanup(func() { testHookSilenced = nil })
+	r := newFaultRig(t, cfg, Options{MinStepDuration: 20 * time.Millisecond})
+	r.connect()
+	r.ts.start()
+	team := []string{"agentB1", "agentB2", "agentB3"}
+	r.within(30*time.Second, "step 2", func() bool { return r.answers.step() >= 2 })
+	began := time.Now()
+	r.blackhole(team...)
+	r.within(30*time.Second, "team B's connections closed", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(closed) == len(team)
+	})
+	t.Logf("team B's blackhole detected for all three agents %v after it began", time.Since(began).Round(time.Millisecond))
+	stretch := r.answers.step()
+	require.NoError(t, r.ts.Control().Pause())
+	r.unblackhole(team...)
+	r.waitConnected(len(r.users))
+	require.NoError(t, r.ts.Control().Continue())
+	r.finish()
+	rows := r.account()
+	r.report("blackhole of a team, healed", rows)
+	checkLostOnlyWithConnections(t, rows)
+	checkHealthy(t, rows, "agentA1", "agentA2", "agentA3")
+	last := r.answers.step()
+	assert.Greater(t, last, stretch)
+	for _, u := range team {
+		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
+	}
 	r.checkMemory(faultHeapBound)
 }

@@ -59,7 +59,11 @@ func TestLoginThrottle_TurnsGrowAfterTheFreeFailures(t *testing.T) {
 // Over the agent port: a brute force on one account is slowed, while the
 // other accounts of the same address log in and play at once.
 func TestLoginThrottle_BruteForceIsSlowedOthersAreNot(t *testing.T) {
-	ts := startServer(t, testConfig(t, 1000, 3, 1))
+	overPlainAndTLS(t, bruteForceIsSlowed)
+}
+
+func bruteForceIsSlowed(t *testing.T, secure bool) {
+	ts := startServerOver(t, secure, testConfig(t, 1000, 3, 1))
 	attempt := func(user, pw string) (protocol.AuthResponse, time.Duration) {
 		c := dial(t, ts)
 		start := time.Now()

@@ -36,6 +36,8 @@ type tournamentFlags struct {
 	// skipped setup lines from warnings into errors.
 	strictConfig bool
 	strictSetup  bool
+	// agentTLS and monitorTLS override the config's TLS files (tlsflags.go).
+	agentTLS, monitorTLS config.TLSFiles
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -54,6 +56,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
 	f.logs.register(fs)
 	f.profile.register(fs, "the server")
+	f.registerTLS(fs)
 }
 
 // load reads the config and applies the overrides.
@@ -87,6 +90,9 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 			return nil, fmt.Errorf("-launch: %w", err)
 		}
 		cfg.Server.Launch = f.launch
+	}
+	if err := f.applyTLS(cfg); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
@@ -192,7 +198,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	if !monitorOn {
 		monitorAddr = ""
 	}
-	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
+	ports, err := listenWebPorts(monitorAddr, opsAddr, cfg.Server.MonitorTLS, log)
 	if err != nil {
 		return err
 	}

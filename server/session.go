@@ -32,7 +32,8 @@ type session struct {
 	// silentSince is when (real clock, UnixNano) the first request-action
 	// went out since the connection last delivered a frame; 0 while none
 	// did. See silenceExceeded.
-	silentSince atomic.Int64
+	silentSince  atomic.Int64
+	silenceLimit time.Duration // server.silenceTimeout; 0: never
 }
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
@@ -41,13 +42,14 @@ func newSession(srv *Server, conn net.Conn, acc *account) *session {
 		raw = newNonBlockingWriter(rc)
 	}
 	return &session{
-		conn: conn,
-		raw:  raw,
-		acc:  acc,
-		out:  newOutbox(),
-		log:  srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
-		srv:  srv,
-		done: make(chan struct{}),
+		conn:         conn,
+		raw:          raw,
+		acc:          acc,
+		out:          newOutbox(),
+		log:          srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
+		srv:          srv,
+		done:         make(chan struct{}),
+		silenceLimit: srv.silenceTimeout(),
 	}
 }
 
@@ -248,7 +250,7 @@ func (s *session) writeLoop() {
 // reports whether the outbox keeps frame (else frame may be reused at once:
 // the outbox copies the rest of a partial write).
 func (s *session) sendDirect(id int64, frame []byte) (kept bool) {
-	if s.silenceExceeded(time.Now()) {
+	if s.silenceLimit > 0 && s.silenceExceeded(time.Now()) {
 		return false
 	}
 	if s.raw == nil || !s.out.claimIdle() {
@@ -291,8 +293,8 @@ func (s *session) silenceExceeded(now time.Time) bool {
 		s.silentSince.Store(now.UnixNano())
 		return false
 	}
-	limit := s.srv.cfg.Server.SilenceTimeout
-	if limit <= 0 || now.UnixNano()-since <= int64(limit) {
+	limit := s.silenceLimit
+	if now.UnixNano()-since <= int64(limit) {
 		return false
 	}
 	silent := time.Duration(now.UnixNano() - since)
@@ -309,3 +311,11 @@ func (s *session) silenceExceeded(now time.Time) bool {
 // testHookSilenced, when set (tests), learns of every connection closed by
 // silenceExceeded.
 var testHookSilenced func(user string, silent time.Duration)
+
+// silenceTimeout is server.silenceTimeout (0 without a config: in tests).
+func (s *Server) silenceTimeout() time.Duration {
+	if s.cfg == nil {
+		return 0
+	}
+	return s.cfg.Server.SilenceTimeout
+}

@@ -36,6 +36,8 @@ type faultRig struct {
 	sent    map[string]*sentLog         // by account
 	users   []string                    // team order, then number
 	heap    uint64                      // live heap before the launch
+	// serverSilence is the agent.Config.ServerSilence of some clients.
+	serverSilence map[string]time.Duration
 	agents  sync.WaitGroup
 	errs    chan error
 	stop    context.CancelFunc
@@ -74,7 +76,8 @@ func (r *faultRig) connect() {
 	}
 	for i, user := range r.users {
 		cfg := agent.Config{Addr: r.proxies[user].Listen, User: user, Password: passwords[user],
-			InitialBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, AuthTimeout: time.Second}
+			InitialBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, AuthTimeout: time.Second,
+			ServerSilence: r.serverSilence[user]}
 		b := &loggedBehaviour{Behaviour: random.New(int64(i + 1)), log: r.sent[user]}
 		r.agents.Go(func() {
 			if err := agent.Run(ctx, cfg, b); err != nil && ctx.Err() == nil {

@@ -252,3 +252,32 @@ func TestFaults_BlackholeOfATeamThenHealed(t *testing.T) {
 	}
 	r.checkMemory(faultHeapBound)
 }
+
+// With the server's silence timeout off, the client notices the dead link
+// itself (agent.Config.ServerSilence): it gives the connection up, which
+// the server sees, and logs in again once the link is healed.
+func TestFaults_BlackholeNoticedByTheClient(t *testing.T) {
+	const timeout, clientSilence = time.Second, 2500 * time.Millisecond
+	cfg := testConfig(t, int(timeout/time.Millisecond), 40, 3)
+	cfg.Server.SilenceTimeout = 0
+	r := newFaultRig(t, cfg, Options{MinStepDuration: 20 * time.Millisecond})
+	r.serverSilence = map[string]time.Duration{"agentA1": clientSilence}
+	r.connect()
+	r.ts.start()
+	r.within(30*time.Second, "step 2", func() bool { return r.answers.step() >= 2 })
+	began := time.Now()
+	r.blackhole("agentA1")
+	r.within(30*time.Second, "agentA1's client gives up", func() bool { return r.disconnects("agentA1") > 0 })
+	t.Logf("the client gave its dead connection up %v after the blackhole began (ServerSilence %v)", time.Since(began).Round(time.Millisecond), clientSilence)
+	require.NoError(t, r.ts.Control().Pause())
+	r.unblackhole("agentA1")
+	r.waitConnected(len(r.users))
+	require.NoError(t, r.ts.Control().Continue())
+	r.finish()
+	rows := r.account()
+	r.report("blackhole noticed by the client", rows)
+	checkLostOnlyWithConnections(t, rows)
+	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA2", "agentA3")
+	assert.Equal(t, AnswerInTime, r.answers.answer(r.answers.step(), "agentA1").Kind, "agentA1 plays again after the heal")
+	r.checkMemory(faultHeapBound)
+}

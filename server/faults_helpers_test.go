@@ -38,9 +38,9 @@ type faultRig struct {
 	heap    uint64                      // live heap before the launch
 	// serverSilence is the agent.Config.ServerSilence of some clients.
 	serverSilence map[string]time.Duration
-	agents  sync.WaitGroup
-	errs    chan error
-	stop    context.CancelFunc
+	agents        sync.WaitGroup
+	errs          chan error
+	stop          context.CancelFunc
 }
 
 // newFaultRig starts the server and a proxy per account; the agents come

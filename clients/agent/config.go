@@ -38,8 +38,8 @@ type Config struct {
 	// connections"). Choose several agentTimeouts; a paused tournament
 	// sends nothing either. 0 (the default) waits forever.
 	ServerSilence time.Duration
-	MaxFrameLen    int           // largest server frame accepted; default 16 MiB
-	Dial           DialFunc      // default: a net.Dialer
+	MaxFrameLen   int      // largest server frame accepted; default 16 MiB
+	Dial          DialFunc // default: a net.Dialer
 }
 
 func (c Config) withDefaults() Config {

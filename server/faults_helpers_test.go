@@ -158,6 +158,26 @@ func (r *faultRig) finish() {
 	}
 }
 
+// healHeld heals a fault while the tournament is paused and continues once
+// every agent is back, so that steps remain to show that they play again.
+func (r *faultRig) healHeld(heal func()) {
+	r.t.Helper()
+	require.NoError(r.t, r.ts.Control().Pause())
+	heal()
+	r.waitConnected(len(r.users))
+	require.NoError(r.t, r.ts.Control().Continue())
+}
+
+// results waits for the end of the match and returns (and logs) the
+// accounting of every agent.
+func (r *faultRig) results(fault string) []accounting {
+	r.t.Helper()
+	r.finish()
+	rows := r.account()
+	r.report(fault, rows)
+	return rows
+}
+
 // accounting compares, for one agent, what its client sent with what the
 // server recorded (its answers in the match record and its stats).
 type accounting struct {
@@ -200,7 +220,7 @@ func (r *faultRig) account() []accounting {
 }
 
 // report logs the rows and the live heap before the launch and now.
-func (r *faultRig) report(fault string, rows []accounting) (heapBefore, heapAfter uint64) {
+func (r *faultRig) report(fault string, rows []accounting) {
 	after := liveHeap()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: live heap %.1f MB before the launch, %.1f MB after the match\n", fault, mb(r.heap), mb(after))
@@ -210,7 +230,6 @@ func (r *faultRig) report(fault string, rows []accounting) (heapBefore, heapAfte
 			row.user, row.sent, row.arrived, row.lost, s.Actions, s.Late, s.Stale, s.Duplicates, s.Timeouts, s.Offline, s.Disconnects)
 	}
 	r.t.Log(b.String())
-	return r.heap, after
 }
 
 // checkMemory requires the live heap after the match to stay within

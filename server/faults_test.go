@@ -51,52 +51,39 @@ func checkNoneLost(t *testing.T, rows []accounting) {
 	}
 }
 
-// Latency of 300 ms ± 150 ms each way on every link: every answer is in
-// time (agentTimeout 3 s), none is lost.
-func TestFaults_LatencyOnEveryLink(t *testing.T) {
-	cfg := testConfig(t, 3000, 8, 3)
-	r := newFaultRig(t, cfg, Options{})
-	r.toxic("latency-down", "latency", "downstream", `{"latency": 300, "jitter": 150}`, r.users...)
-	r.toxic("latency-up", "latency", "upstream", `{"latency": 300, "jitter": 150}`, r.users...)
-	r.connect()
-	r.ts.start()
-	r.finish()
-	rows := r.account()
-	r.report("latency 300±150 ms", rows)
-	checkNoneLost(t, rows)
-	checkHealthy(t, rows, r.users...)
-	r.checkMemory(faultHeapBound)
-}
-
-// 64 KB/s per agent, both ways: percepts arrive slower, answers still in time.
-func TestFaults_BandwidthLimit(t *testing.T) {
-	cfg := testConfig(t, 3000, 20, 3)
-	r := newFaultRig(t, cfg, Options{})
-	r.toxic("bw-down", "bandwidth", "downstream", `{"rate": 64}`, r.users...)
-	r.toxic("bw-up", "bandwidth", "upstream", `{"rate": 64}`, r.users...)
-	r.connect()
-	r.ts.start()
-	r.finish()
-	rows := r.account()
-	r.report("bandwidth 64 KB/s", rows)
-	checkNoneLost(t, rows)
-	checkHealthy(t, rows, r.users...)
-	r.checkMemory(faultHeapBound)
-}
-
-// The server's frames reach every agent one byte at a time.
-func TestFaults_ByteByByte(t *testing.T) {
-	cfg := testConfig(t, 3000, 15, 3)
-	r := newFaultRig(t, cfg, Options{})
-	r.toxic("slicer", "slicer", "downstream", `{"average_size": 1, "size_variation": 0, "delay": 0}`, r.users...)
-	r.connect()
-	r.ts.start()
-	r.finish()
-	rows := r.account()
-	r.report("one byte at a time", rows)
-	checkNoneLost(t, rows)
-	checkHealthy(t, rows, r.users...)
-	r.checkMemory(faultHeapBound)
+// Links that are slow or cut frames small, on every agent: latency of
+// 300 ms ± 150 ms each way (agentTimeout 3 s), 64 KB/s each way, and the
+// server's frames delivered one byte at a time. Every answer is in time and
+// none is lost.
+func TestFaults_SlowLinks(t *testing.T) {
+	type toxic struct{ name, typ, stream, attrs string }
+	for _, tc := range []struct {
+		name   string
+		steps  int
+		toxics []toxic
+	}{
+		{"latency 300±150 ms", 8, []toxic{
+			{"latency-down", "latency", "downstream", `{"latency": 300, "jitter": 150}`},
+			{"latency-up", "latency", "upstream", `{"latency": 300, "jitter": 150}`}}},
+		{"bandwidth 64 KB/s", 20, []toxic{
+			{"bw-down", "bandwidth", "downstream", `{"rate": 64}`},
+			{"bw-up", "bandwidth", "upstream", `{"rate": 64}`}}},
+		{"one byte at a time", 15, []toxic{
+			{"slicer", "slicer", "downstream", `{"average_size": 1, "size_variation": 0, "delay": 0}`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newFaultRig(t, testConfig(t, 3000, tc.steps, 3), Options{})
+			for _, x := range tc.toxics {
+				r.toxic(x.name, x.typ, x.stream, x.attrs, r.users...)
+			}
+			r.connect()
+			r.ts.start()
+			rows := r.results(tc.name)
+			checkNoneLost(t, rows)
+			checkHealthy(t, rows, r.users...)
+			r.checkMemory(faultHeapBound)
+		})
+	}
 }
 
 // A link that breaks in the middle of a server frame (toxiproxy's
@@ -114,15 +101,9 @@ func TestFaults_ResetsInTheMiddleOfAFrame(t *testing.T) {
 		before := r.disconnects(u)
 		r.toxic("cut", "limit_data", "downstream", `{"bytes": 50}`, u)
 		r.within(30*time.Second, u+"'s link cut", func() bool { return r.disconnects(u) > before })
-		// Held until the agent is back, so that steps remain to play.
-		require.NoError(t, r.ts.Control().Pause())
-		r.heal("cut", u)
-		r.waitConnected(len(r.users))
-		require.NoError(t, r.ts.Control().Continue())
+		r.healHeld(func() { r.heal("cut", u) })
 	}
-	r.finish()
-	rows := r.account()
-	r.report("reset in the middle of a frame", rows)
+	rows := r.results("reset in the middle of a frame")
 	checkLostOnlyWithConnections(t, rows)
 	for _, row := range rows {
 		if slices.Contains(victims, row.user) {
@@ -191,13 +172,8 @@ func TestFaults_BlackholeOneAgent(t *testing.T) {
 	require.NoError(t, direct.conn.Close())
 
 	// Healed: both agents come back through their proxies and play on.
-	require.NoError(t, r.ts.Control().Pause())
-	r.unblackhole("agentA1", "agentA2")
-	r.waitConnected(len(r.users))
-	require.NoError(t, r.ts.Control().Continue())
-	r.finish()
-	rows := r.account()
-	r.report("blackhole of one agent", rows)
+	r.healHeld(func() { r.unblackhole("agentA1", "agentA2") })
+	rows := r.results("blackhole of one agent")
 	checkLostOnlyWithConnections(t, rows)
 	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA3")
 	last := r.answers.step()
@@ -236,13 +212,8 @@ func TestFaults_BlackholeOfATeamThenHealed(t *testing.T) {
 	})
 	t.Logf("team B's blackhole detected for all three agents %v after it began", time.Since(began).Round(time.Millisecond))
 	stretch := r.answers.step()
-	require.NoError(t, r.ts.Control().Pause())
-	r.unblackhole(team...)
-	r.waitConnected(len(r.users))
-	require.NoError(t, r.ts.Control().Continue())
-	r.finish()
-	rows := r.account()
-	r.report("blackhole of a team, healed", rows)
+	r.healHeld(func() { r.unblackhole(team...) })
+	rows := r.results("blackhole of a team, healed")
 	checkLostOnlyWithConnections(t, rows)
 	checkHealthy(t, rows, "agentA1", "agentA2", "agentA3")
 	last := r.answers.step()
@@ -269,13 +240,8 @@ func TestFaults_BlackholeNoticedByTheClient(t *testing.T) {
 	r.blackhole("agentA1")
 	r.within(30*time.Second, "agentA1's client gives up", func() bool { return r.disconnects("agentA1") > 0 })
 	t.Logf("the client gave its dead connection up %v after the blackhole began (ServerSilence %v)", time.Since(began).Round(time.Millisecond), clientSilence)
-	require.NoError(t, r.ts.Control().Pause())
-	r.unblackhole("agentA1")
-	r.waitConnected(len(r.users))
-	require.NoError(t, r.ts.Control().Continue())
-	r.finish()
-	rows := r.account()
-	r.report("blackhole noticed by the client", rows)
+	r.healHeld(func() { r.unblackhole("agentA1") })
+	rows := r.results("blackhole noticed by the client")
 	checkLostOnlyWithConnections(t, rows)
 	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA2", "agentA3")
 	assert.Equal(t, AnswerInTime, r.answers.answer(r.answers.step(), "agentA1").Kind, "agentA1 plays again after the heal")

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -12,11 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/clients/agent"
-	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/internal/testcert"
 )
 
@@ -85,19 +81,5 @@ func TestTLS_PlainClientsThroughStunnel(t *testing.T) {
 		return err == nil
 	}, 30*time.Second, 20*time.Millisecond, "stunnel listens")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 4)
-	for i, a := range cfg.Accounts() {
-		go func() {
-			done <- agent.Run(ctx, agent.Config{Addr: accept, User: a.User, Password: a.Password}, random.New(int64(i)))
-		}()
-	}
-	require.Eventually(t, func() bool { return ts.Connected() == 4 }, 30*time.Second, 5*time.Millisecond)
-	ts.start()
-	ts.wait(t, 60*time.Second)
-	require.NoError(t, ts.err)
-	for range 4 {
-		assert.NoError(t, <-done, "every agent ends with the server's bye")
-	}
+	playMatchThrough(t, ts, cfg, accept, nil)
 }

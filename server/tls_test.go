@@ -13,6 +13,7 @@ import (
 
 	"github.com/massim-go/massim/clients/agent"
 	"github.com/massim-go/massim/clients/random"
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -40,21 +41,29 @@ func TestTLS_AgentsPlayOverTLSAndPlainClientsAreClosed(t *testing.T) {
 	status.send(protocol.StatusRequest{})
 	status.expect(protocol.TypeStatusResponse)
 
+	dialer := &tls.Dialer{Config: ts.clientTLS}
+	playMatchThrough(t, ts, cfg, ts.Addr().String(), dialer.DialContext)
+}
+
+// playMatchThrough plays ts's match with a random agent for every account
+// of cfg, each connecting to addr with dial (nil: plain TCP); every agent
+// must end with the server's bye.
+func playMatchThrough(t *testing.T, ts *testServer, cfg *config.Config, addr string, dial agent.DialFunc) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dialer := &tls.Dialer{Config: ts.clientTLS}
-	done := make(chan error, 4)
-	for i, a := range cfg.Accounts() {
+	accounts := cfg.Accounts()
+	done := make(chan error, len(accounts))
+	for i, a := range accounts {
 		go func() {
-			done <- agent.Run(ctx, agent.Config{Addr: ts.Addr().String(), User: a.User, Password: a.Password,
-				Dial: dialer.DialContext}, random.New(int64(i)))
+			done <- agent.Run(ctx, agent.Config{Addr: addr, User: a.User, Password: a.Password, Dial: dial}, random.New(int64(i)))
 		}()
 	}
-	require.Eventually(t, func() bool { return ts.Connected() == 4 }, 30*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return ts.Connected() == len(accounts) }, 30*time.Second, 5*time.Millisecond)
 	ts.start()
 	ts.wait(t, 60*time.Second)
 	require.NoError(t, ts.err)
-	for range 4 {
+	for range accounts {
 		assert.NoError(t, <-done, "every agent ends with the server's bye")
 	}
 }

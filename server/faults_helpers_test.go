@@ -102,6 +102,19 @@ func (r *faultRig) toxic(name, typ, stream string, attrs string, users ...string
 	}
 }
 
+// armResets makes every later cut of users' links a TCP reset (RST) both
+// ways instead of a FIN: toxiproxy sets SO_LINGER 0 on the sockets of a
+// link that starts with a reset_peer toxic in its chain; with toxicity 0
+// the toxic itself never acts. Call it before the agents connect.
+func (r *faultRig) armResets(users ...string) {
+	r.t.Helper()
+	body := `{"name": "rst", "type": "reset_peer", "stream": "downstream", "toxicity": 0, "attributes": {"timeout": 0}}`
+	for _, u := range users {
+		_, err := r.proxies[u].Toxics.AddToxicJson(strings.NewReader(body))
+		require.NoError(r.t, err, "arming resets on %s", u)
+	}
+}
+
 // heal removes a toxic from the links of users.
 func (r *faultRig) heal(name string, users ...string) {
 	r.t.Helper()

@@ -86,16 +86,18 @@ func TestFaults_SlowLinks(t *testing.T) {
 	}
 }
 
-// A link that breaks in the middle of a server frame (toxiproxy's
-// limit_data: the proxy closes both sides 50 bytes into the next frame),
-// for three agents one after the other: each reconnects and plays on; at
-// most the action in flight on a broken connection is lost.
+// A link that is reset in the middle of a server frame (toxiproxy's
+// limit_data lets 50 bytes of the next frame through, then the proxy
+// resets both sides: RST, armResets), for three agents one after the
+// other: each reconnects and plays on; at most the action in flight on a
+// broken connection is lost.
 func TestFaults_ResetsInTheMiddleOfAFrame(t *testing.T) {
 	cfg := testConfig(t, 3000, 30, 3)
 	r := newFaultRig(t, cfg, Options{MinStepDuration: 20 * time.Millisecond})
+	victims := []string{"agentA1", "agentB2", "agentA3"}
+	r.armResets(victims...)
 	r.connect()
 	r.ts.start()
-	victims := []string{"agentA1", "agentB2", "agentA3"}
 	for i, u := range victims {
 		r.within(30*time.Second, "the next step", func() bool { return r.answers.step() >= 3*(i+1) })
 		before := r.disconnects(u)

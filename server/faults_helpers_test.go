@@ -239,8 +239,9 @@ func (r *faultRig) report(fault string, rows []accounting) {
 	fmt.Fprintf(&b, "%s: live heap %.1f MB before the launch, %.1f MB after the match\n", fault, mb(r.heap), mb(after))
 	for _, row := range rows {
 		s := row.stats
-		fmt.Fprintf(&b, "  %-8s sent %3d arrived %3d lost %d | executed %3d late %d stale %d dup %d timeouts %d offline %d disconnects %d\n",
-			row.user, row.sent, row.arrived, row.lost, s.Actions, s.Late, s.Stale, s.Duplicates, s.Timeouts, s.Offline, s.Disconnects)
+		fmt.Fprintf(&b, "  %-8s sent %3d arrived %3d lost %d | executed %3d late %d stale %d dup %d timeouts %d offline %d disconnects %d | %d bytes to it\n",
+			row.user, row.sent, row.arrived, row.lost, s.Actions, s.Late, s.Stale, s.Duplicates, s.Timeouts, s.Offline, s.Disconnects,
+			r.ts.accounts[row.user].counters.bytesOut.Load())
 	}
 	r.t.Log(b.String())
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -60,19 +63,24 @@ func TestFaults_SlowLinks(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		steps  int
+		big    bool // percepts of about 28 KB instead of about 1 KB
 		toxics []toxic
 	}{
-		{"latency 300±150 ms", 8, []toxic{
+		{"latency 300±150 ms", 8, false, []toxic{
 			{"latency-down", "latency", "downstream", `{"latency": 300, "jitter": 150}`},
 			{"latency-up", "latency", "upstream", `{"latency": 300, "jitter": 150}`}}},
-		{"bandwidth 64 KB/s", 20, []toxic{
+		{"bandwidth 64 KB/s", 12, true, []toxic{
 			{"bw-down", "bandwidth", "downstream", `{"rate": 64}`},
 			{"bw-up", "bandwidth", "upstream", `{"rate": 64}`}}},
-		{"one byte at a time", 15, []toxic{
+		{"one byte at a time", 15, false, []toxic{
 			{"slicer", "slicer", "downstream", `{"average_size": 1, "size_variation": 0, "delay": 0}`}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newFaultRig(t, testConfig(t, 3000, tc.steps, 3), Options{})
+			cfg := testConfig(t, 3000, tc.steps, 3)
+			if tc.big {
+				cfg = bigPerceptConfig(t, tc.steps)
+			}
+			r := newFaultRig(t, cfg, Options{})
 			for _, x := range tc.toxics {
 				r.toxic(x.name, x.typ, x.stream, x.attrs, r.users...)
 			}
@@ -84,6 +92,22 @@ func TestFaults_SlowLinks(t *testing.T) {
 			r.checkMemory(faultHeapBound)
 		})
 	}
+}
+
+// bigPerceptConfig is testConfig with a vision of 40 on a cave map: each
+// percept lists a few thousand obstacle cells (about 28 KB), so that 64 KB/s
+// takes almost half a second per step.
+func bigPerceptConfig(t *testing.T, steps int) *config.Config {
+	t.Helper()
+	sim := testSimJSON(steps, 7, 3)
+	sim = strings.Replace(sim, `"vision": 5`, `"vision": 40`, 1)
+	sim = strings.Replace(sim, `"width": 20, "height": 20, "instructions": []`,
+		`"width": 90, "height": 90, "instructions": [["cave", 0.45, 3, 5, 4]]`, 1)
+	text := fmt.Sprintf(`{"server": {"launch": "key", "port": 0, "agentTimeout": 3000, "resultPath": %q, "maxPacketLength": 4096},
+	"match": [%s], "teams": {"A": {"prefix": "agent", "password": "1"}, "B": {"prefix": "agent", "password": "2"}}}`, t.TempDir(), sim)
+	cfg, err := config.Parse("big.json", []byte(text))
+	require.NoError(t, err)
+	return cfg
 }
 
 // A link that is reset in the middle of a server frame (toxiproxy's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/tls"
 	"io"
 	"net"
@@ -20,7 +21,8 @@ import (
 
 // The admin API and the profiles are never reachable without the admin
 // token, over HTTP and over HTTPS (-monitor-tls-cert/-key, which also cover
-// the -ops port); with -agent-tls-cert/-key the agent port speaks TLS.
+// the -ops port); with -agent-tls-cert/-key the agent port speaks TLS, and
+// `massim agents -tls -tls-ca` plays a match there.
 func TestServe_TokenGuardsOverHTTPAndHTTPS(t *testing.T) {
 	for _, secure := range []bool{false, true} {
 		name := map[bool]string{false: "http", true: "https"}[secure]
@@ -103,6 +105,23 @@ func tokenGuards(t *testing.T, secure bool) {
 		_ = raw.SetReadDeadline(time.Now().Add(30 * time.Second))
 		_, err = protocol.NewFrameReader(raw, 0).Next()
 		assert.Error(t, err, "a plain client gets no answer on the TLS agent port")
+
+		// `massim agents -tls -tls-ca` plays the match, launched over HTTPS.
+		results := make(chan int, 2)
+		for _, team := range []string{"A", "B"} {
+			go func() {
+				var out, errOut bytes.Buffer
+				results <- run([]string{"agents", "-tls", "-tls-ca", cert.CertFile, "-host", "127.0.0.1",
+					"-port", strconv.Itoa(f.port), "-team", team, "-password", "pw" + team, "-count", "1"}, &out, &errOut)
+			}()
+		}
+		require.Eventually(t, func() bool { return get(http.MethodPost, mon+"/admin/launch", "tok") == http.StatusOK },
+			60*time.Second, 50*time.Millisecond, "launched over HTTPS")
+		require.NoError(t, srv.Wait(), "the tournament ends normally")
+		for range 2 {
+			assert.Equal(t, 0, <-results, "massim agents over TLS ends with the server's bye")
+		}
+		return
 	}
 	require.NoError(t, srv.Process.Signal(os.Interrupt))
 	_ = srv.Wait()

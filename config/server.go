@@ -36,6 +36,10 @@ func serverDefaults() layer {
 		"adminToken":             "", // admin API off
 		"replayFormat":           ReplayCompact,
 		"frontDeskTimeout":       10 * time.Second,
+		"teamConnectTimeout":     60 * time.Second,
+		"teamStopGrace":          5 * time.Second,
+		"teamRestarts":           3,
+		"teamLogLimit":           1 << 20,
 	}
 }
 
@@ -98,6 +102,11 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		str("replayFormat")                    // massim-go extension, like adminToken
+		// Team commands (massim-go extensions, like adminToken).
+		millis("teamConnectTimeout", atLeast(1))
+		millis("teamStopGrace", atLeast(0))
+		num("teamRestarts", atLeast(0))
+		num("teamLogLimit", atLeast(1024))
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

@@ -25,8 +25,8 @@ const HelperArg = "__massim-teamcmd-test"
 // Command is the argv of a team program: mode and its arguments, run by
 // the test binary itself.
 //
-//	team FILE [MARKER]   record, then connect MASSIM_AGENTS random agents until SIGTERM;
-//	                     with MARKER: exit 3 at step 2 unless MARKER exists (it creates it)
+//	team FILE ...        record, then connect MASSIM_AGENTS random agents until SIGTERM
+//	team-crash FILE MARKER  as team, but exit 3 at step 2 unless MARKER exists (it creates it)
 //	sleep FILE           record, then sleep
 //	forker FILE          record with two children (one in the group, one in a session of its own), then sleep
 //	ignore-term FILE     ignore SIGTERM, record, then sleep
@@ -93,9 +93,12 @@ func runHelper(mode string, args []string) error {
 		return ""
 	}
 	switch mode {
-	case "team":
+	case "team", "team-crash":
 		if err := record(arg(0), nil); err != nil {
 			return err
+		}
+		if mode == "team" {
+			return connect("")
 		}
 		return connect(arg(1))
 	case "sleep":

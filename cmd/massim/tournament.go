@@ -219,7 +219,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	}
 	defer srv.Close()
 	if addr, ok := srv.Addr().(*net.TCPAddr); ok {
-		log.Info().Int("agent port", addr.Port).Msg("agent port")
+		log.Info().Int("port", addr.Port).Msg("agent port")
 		if f.port.set {
 			fmt.Fprintf(stdout, "agent port: %d\n", addr.Port)
 		}

@@ -37,7 +37,7 @@ func newTeamCommandMatch(t *testing.T, steps int) teamCommandMatch {
 	require.NoError(t, err)
 	a, err := json.Marshal(map[string]any{"prefix": "agent", "password": "pwA",
 		"command": []string{"python3", "-u", "team.py", "--host", "{host}", "--port", "{port}", "--agents", "{agents}"},
-		"dir": pyteam, "env": map[string]string{"TEST_RECORD": m.record}})
+		"dir":     pyteam, "env": map[string]string{"TEST_RECORD": m.record}})
 	require.NoError(t, err)
 	b, err := json.Marshal(map[string]any{"prefix": "agent", "password": "pwB",
 		"command": []string{m.bin, "agents", "-host", "{host}", "-port", "{port}", "-team", "{team}", "-count", "{agents}",

@@ -20,6 +20,10 @@ type plan struct {
 	match    int  // match of the next simulation
 	index    int  // its index into the match array
 	finished bool // nothing is left to play
+	// fresh: this run started the tournament (not a resumed one); launched:
+	// it got past the launch. A fresh tournament interrupted before its
+	// launch leaves nothing behind (Server.Run).
+	fresh, launched bool
 }
 
 // tournamentDir is where manifest, standings and result files go.
@@ -90,7 +94,7 @@ func (s *Server) newTournament(dir, checksum string) (*plan, error) {
 	if err := rec.save(); err != nil {
 		return nil, fmt.Errorf("start tournament: %w", err)
 	}
-	return &plan{schedule: sched, record: rec, finished: sched.matches() == 0}, nil
+	return &plan{schedule: sched, record: rec, finished: sched.matches() == 0, fresh: true}, nil
 }
 
 // standingTeams are the teams a tournament's standings list: the line-up of

@@ -212,11 +212,16 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
+	case summary.NothingPlayed:
+		fmt.Fprintln(stdout, "stopped before the launch: nothing was played, and nothing is left to resume")
 	case len(summary.Standings) > 0:
 		fmt.Fprintln(stdout, "no simulation was played")
 	}
 	if summary.Dir != "" {
 		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)
+	}
+	if errors.Is(err, server.ErrInterrupted) && summary.NothingPlayed {
+		return &exitError{code: 4} // said above
 	}
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,28 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// lockedBuffer is a log sink the test reads while the server writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A client that ends its frames with a newline gets no answer; the log says
 // why, not only that the connection closed.
 func TestFrontDesk_BytesWithoutA0ByteAreNamedInTheLog(t *testing.T) {
-	var logs lockedBuffer
+	var logs syncBuffer
 	srv := New(testConfig(t, 1000, 3, 1), zerolog.New(&logs), Options{Listen: "127.0.0.1:0", Launch: make(chan struct{})})
 	require.NoError(t, srv.Listen())
 	t.Cleanup(srv.Close)

@@ -38,6 +38,10 @@ const (
 type Manifest struct {
 	Format         string    `json:"format"`
 	ConfigChecksum string    `json:"configChecksum"`
+	// ConfigParts are digests of the parts of the config by key path
+	// (config.ChecksumParts), so that a refused resume names what changed;
+	// absent in manifests of older versions.
+	ConfigParts map[string]string `json:"configParts,omitempty"`
 	Mode           string    `json:"mode"`  // round-robin, manual, random or match
 	Teams          []string  `json:"teams"` // the teams in the standings, config order
 	RandomSeed     *int64    `json:"randomSeed,omitempty"`

@@ -36,7 +36,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	file := server.NewStandingsFile(teams, sims, time.Now())
-	fmt.Fprintf(stdout, "%d simulations from %d folders\n", len(sims), fs.NArg())
+	fmt.Fprintf(stdout, "%s from %s\n", plural(len(sims), "simulation"), plural(fs.NArg(), "folder"))
 	if err := server.WriteStandingsTable(stdout, file.Standings); err != nil {
 		return err
 	}
@@ -106,4 +106,12 @@ func warnPlayedTwice(stderr io.Writer, playedIn map[string][]string) {
 				"name the folders of one run only\n", slot, len(dirs), strings.Join(dirs, ", "))
 		}
 	}
+}
+
+// plural is "1 folder", "2 folders".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -52,7 +52,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	fs.BoolVar(&f.linger, "linger", false,
 		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
-	f.logs.register(fs)
+	f.logs.register(fs, "the config's logLevel, else normal")
 	f.profile.register(fs, "the server")
 }
 

@@ -186,7 +186,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	// What can fail because of the machine comes first (the folder's lock,
 	// the ports), so that a failed start writes nothing.
 	if err := srv.Open(); err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer srv.Close()
 	if !monitorOn {
@@ -194,7 +194,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	}
 	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
 	if err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer ports.close()
 	if err := spec.prepare(); err != nil {
@@ -230,6 +230,17 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		// Open pages keep their history and the replays stay listed.
 		fmt.Fprintf(stdout, "tournament over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", ports.monitor.URL())
 		<-ctx.Done()
+	}
+	return err
+}
+
+// startFailed writes why the start failed into the log file too, when the
+// config keeps one: it was opened before the ports, and an unattended
+// organiser reads the file, not the console (which shows the error twice
+// then: this line and main's message).
+func startFailed(log zerolog.Logger, cfg *config.Config, err error) error {
+	if cfg.Server.LogPath != "" {
+		log.Error().Err(err).Msg("the server did not start")
 	}
 	return err
 }

@@ -21,7 +21,7 @@ type profileFlags struct {
 
 // defaultProcs is the server's default -procs: the step loop is sequential,
 // and a second core mostly adds cross-core wake-ups of the scheduler (a
-// third of the CPU per step on small matches; README, "Performance").
+// third of the CPU per step on small matches; docs/performance.md).
 const defaultProcs = 1
 
 func (p *profileFlags) register(fs *flag.FlagSet, whose string) {

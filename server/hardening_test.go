@@ -36,7 +36,9 @@ func reconnectInTheWindow(t *testing.T, secure bool) {
 	}
 	t.Cleanup(func() { testHookStepSettled = nil })
 	rec := &recorder{}
-	ts := startServerOver(t, secure, testConfig(t, 2000, 4, 2), rec)
+	cfg := testConfig(t, 2000, 4, 2)
+	cfg.Server.WaitForOffline = config.WaitNever // the step must settle without A2
+	ts := startServerOver(t, secure, cfg, rec)
 	a1, a2 := login(t, ts, "agentA1", "1"), login(t, ts, "agentA2", "1")
 	ts.start()
 	a1.expect(protocol.TypeSimStart)

@@ -146,7 +146,7 @@ func TestFaults_ResetsInTheMiddleOfAFrame(t *testing.T) {
 
 // One agent's link turns into a blackhole (no byte either way, the sockets
 // stay open): the server closes the connection after silenceTimeout (at
-// most a step later), the step stops waiting for it, and the account logs
+// most a step later), the account is offline, and it logs
 // in again at once. A second blackholed agent logs in again before the
 // server noticed: the new login takes over from the dead connection.
 func TestFaults_BlackholeOneAgent(t *testing.T) {

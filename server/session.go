@@ -286,7 +286,7 @@ func (s *session) finish(timeout time.Duration) {
 // kernel, or a proxy's, still accepts our bytes, so no write fails
 // (docs/protocol.md, "Slow links and dead connections"). The step loop asks
 // before each request-action, so a dead connection is closed at most one
-// step after the timeout, and the step stops waiting for it.
+// step after the timeout; the account is offline from then on.
 func (s *session) silenceExceeded(now time.Time) bool {
 	since := s.silentSince.Load()
 	if since == 0 {

@@ -190,6 +190,7 @@ func TestFaults_BlackholeOneAgent(t *testing.T) {
 	silent, _ := detected.Load("agentA1")
 	t.Logf("blackhole detected %v after it began (silent for %v; silenceTimeout %v, agentTimeout %v)", took.Round(time.Millisecond), silent, silence, timeout)
 	assert.Less(t, took, silence+timeout+time.Second, "closed within silenceTimeout and a step")
+	assert.Equal(t, int64(1), r.ts.Counters().SilentClosed, "counted for /metrics")
 
 	// The account logs in again at once (here directly, as a team on a
 	// new route would).

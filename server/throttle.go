@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -41,6 +42,7 @@ type throttleRecord struct {
 type loginThrottle struct {
 	mu      sync.Mutex
 	records map[throttleKey]*throttleRecord
+	failed  atomic.Int64 // failed logins, for /metrics
 }
 
 // delay is the spacing of attempts after failures failed ones.
@@ -92,6 +94,7 @@ func (t *loginThrottle) result(key throttleKey, ok bool, now time.Time) (failure
 		delete(t.records, key)
 		return 0, false
 	}
+	t.failed.Add(1)
 	if t.records == nil {
 		t.records = make(map[throttleKey]*throttleRecord)
 	}

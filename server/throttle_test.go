@@ -83,6 +83,7 @@ func bruteForceIsSlowed(t *testing.T, secure bool) {
 	// bound, which no slow machine can break.
 	resp := attempt("agentA1", "guess")
 	assert.Equal(t, protocol.AuthFail, resp.Result)
+	assert.Equal(t, int64(throttleFree+1), ts.Counters().LoginsFailed, "counted for /metrics")
 	assert.GreaterOrEqual(t, time.Since(lastFree), throttleDelay(throttleFree))
 
 	// Meanwhile, from the same address: B's agent logs in and gets its

@@ -30,9 +30,10 @@ func TestDocs_GoVersionAndDockerAgreeWithGoMod(t *testing.T) {
 	docker := readRepoFile(t, "Dockerfile")
 	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(docker, -1)
 	require.Len(t, froms, 2)
-	assert.Equal(t, "golang:"+goVersion[1]+"-bookworm", froms[0][1], "the build image is go.mod's Go release on a fixed Debian")
+	assert.Equal(t, "${GO_IMAGE}", froms[0][1], "the build stage's base is a build argument")
+	assert.Contains(t, docker, "ARG GO_IMAGE=golang:"+goVersion[1]+"-bookworm\n", "by default go.mod's Go release on a fixed Debian")
 	assert.Equal(t, "scratch", froms[1][1])
-	assert.Contains(t, docker, "cp -r config/examples /out/work/config-examples")
+	assert.Contains(t, docker, "cp -r config/examples /out/root/work/config-examples")
 }
 
 // TestDocs_DockerRunLinePlaysTheContestExampleUnattended: the docker run

@@ -31,7 +31,7 @@ type rawAgent struct {
 	percepts map[int][]byte // by step, the bytes of the "percept" value
 }
 
-// choose picks an agent's action for a step.
+// choose picks an agent's action for a step ("": no answer).
 type choose func(step int) (string, []string)
 
 // randomChoice moves, rotates, requests, attaches and clears at random.
@@ -94,6 +94,9 @@ func (a *rawAgent) play(addr, password string, pick choose) error {
 			}
 			a.percepts[ra.Step] = append([]byte(nil), ra.Percept...)
 			name, params := pick(ra.Step)
+			if name == "" {
+				continue // no answer
+			}
 			if err := w.WriteMessage(&protocol.Action{ID: ra.ID, Type: name, Params: params}); err != nil {
 				return nil // the server has gone
 			}
@@ -101,44 +104,48 @@ func (a *rawAgent) play(addr, password string, pick choose) error {
 	}
 }
 
-// recordedMatch plays cfg's first match over loopback TCP: team 0 is raw
-// agents that record their percepts (answering with pick(agent index)),
-// team 1 the builder. It returns the compact replay and the raw agents.
-func recordedMatch(t *testing.T, cfg *config.Config, opts server.Options, pick func(i int) choose) (string, []*rawAgent) {
+// recordedMatch plays cfg's first match over loopback TCP: the agents of
+// the first rawTeams teams are raw agents that record their percepts
+// (answering with pick of their name and index among the raw agents), the others the
+// builder. It returns the compact replay and the raw agents.
+func recordedMatch(t *testing.T, cfg *config.Config, opts server.Options, rawTeams int, pick func(user string, i int) choose) (string, []*rawAgent) {
 	t.Helper()
 	dir := t.TempDir()
 	st := stream.New(stream.Options{Interval: 25}, stream.NewCompactFiles(dir, compact.WriterOptions{NoSync: true}, zerolog.Nop()))
 	opts.Dir, opts.Listen = filepath.Join(dir, "results"), "127.0.0.1:0"
 	opts.Observers = append(opts.Observers, st)
-	if opts.Launch == nil {
-		opts.WaitForAgents = 30 * time.Second
-	}
+	opts.WaitForAgents = 30 * time.Second
 	srv := server.New(cfg, zerolog.Nop(), opts)
 	require.NoError(t, srv.Listen())
 	addr := srv.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	recorder, builder := cfg.Teams[0], cfg.Teams[1]
 	var agents []*rawAgent
-	for i := range cfg.MaxTeamSize() {
-		a := &rawAgent{user: recorder.Prefix + recorder.Name + strconv.Itoa(i+1), percepts: map[int][]byte{}}
-		agents = append(agents, a)
-		wg.Go(func() {
-			if err := a.play(addr, recorder.Password, pick(i)); err != nil {
-				t.Errorf("%s: %v", a.user, err)
-			}
-		})
-	}
-	nb, err := strategyFactory("builder", 3)
-	require.NoError(t, err)
-	wg.Go(func() {
-		err := team.Run(ctx, team.Config{Host: "127.0.0.1", Port: srv.Addr().(*net.TCPAddr).Port, Team: builder.Name,
-			Prefix: builder.Prefix, Password: builder.Password, Count: cfg.MaxTeamSize(), Logger: zerolog.Nop()}, nb)
-		if err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("builder: %v", err)
+	for k, tm := range cfg.Teams[:min(max(cfg.Server.TeamsPerMatch, 1), len(cfg.Teams))] {
+		if k >= rawTeams {
+			nb, err := strategyFactory("builder", int64(3+k))
+			require.NoError(t, err)
+			wg.Go(func() {
+				err := team.Run(ctx, team.Config{Host: "127.0.0.1", Port: srv.Addr().(*net.TCPAddr).Port, Team: tm.Name,
+					Prefix: tm.Prefix, Password: tm.Password, Count: cfg.MaxTeamSize(), Logger: zerolog.Nop()}, nb)
+				if err != nil && !errors.Is(err, context.Canceled) {
+					t.Errorf("builder: %v", err)
+				}
+			})
+			continue
 		}
-	})
-	_, err = srv.Run(context.Background())
+		for i := range cfg.MaxTeamSize() {
+			a := &rawAgent{user: tm.Prefix + tm.Name + strconv.Itoa(i+1), percepts: map[int][]byte{}}
+			pick := pick(a.user, len(agents))
+			agents = append(agents, a)
+			wg.Go(func() {
+				if err := a.play(addr, tm.Password, pick); err != nil {
+					t.Errorf("%s: %v", a.user, err)
+				}
+			})
+		}
+	}
+	_, err := srv.Run(context.Background())
 	cancel()
 	wg.Wait()
 	require.NoError(t, err)

@@ -20,7 +20,7 @@ func TestReplayPercept_IsWhatTheAgentReceived(t *testing.T) {
 	cfg, err := config.Demo()
 	require.NoError(t, err)
 	cfg.Match[0].Steps, cfg.Match[0].RandomSeed, cfg.Match[0].HasRandomSeed = 80, 11, true
-	path, agents := recordedMatch(t, cfg, server.Options{}, func(i int) choose { return randomChoice(uint64(i)) })
+	path, agents := recordedMatch(t, cfg, server.Options{}, 1, func(_ string, i int) choose { return randomChoice(uint64(i)) })
 	for _, a := range []*rawAgent{agents[0], agents[2], agents[len(agents)-1]} {
 		for _, step := range []int{0, 1, 37, 79} {
 			var out, errOut bytes.Buffer

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/massim-go/massim/config"
@@ -21,6 +22,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 0, "seed of the random mode's line-ups (default: the clock; recorded in the manifest either way)")
 	from := fs.String("from", "", "play one simulation on from a step of this compact replay (see -step; docs/practice.md): the config gives the server settings and the teams' passwords")
 	fromStep := fs.Int("step", -1, "with -from: the last step played from the replay's recorded answers; the agents play from the next one")
+	pace := fs.Duration("pace", 0, "minimum duration of a step, to watch a tournament at a human pace (0: as fast as the agents answer)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
@@ -31,7 +33,10 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	opts := server.Options{Resume: *resume, TournamentSeed: *seed}
+	if *pace < 0 {
+		return &exitError{code: 2, err: fmt.Errorf("-pace %v: want a duration of 0 or more", *pace)}
+	}
+	opts := server.Options{Resume: *resume, TournamentSeed: *seed, MinStepDuration: *pace}
 	if *from != "" {
 		if *resume {
 			return &exitError{code: 2, err: errors.New("-from and -resume do not go together")}

@@ -28,6 +28,8 @@ type Library struct {
 	mu      sync.Mutex
 	entries map[string]cachedEntry   // by path
 	sources map[string]*cachedSource // by path
+
+	percepts perceptCache // rebuilt worlds, for what agents perceived (percept.go)
 }
 
 type cachedEntry struct {

@@ -29,6 +29,10 @@ type Options struct {
 	// Swap makes the team play the recorded simulation's second team (and
 	// the opponent its first); without it the team plays the first.
 	Swap bool
+	// TeamCommand and OpponentCommand, when set, are run with sh -c as
+	// the team command of each side (docs/config.md, "Team commands"):
+	// the server starts them before the match and waits for their agents.
+	TeamCommand, OpponentCommand string
 }
 
 // Plan is a practice ready to play.
@@ -87,6 +91,11 @@ func NewPlan(o Options) (*Plan, error) {
 	you := 0
 	if o.Swap {
 		you = 1
+	}
+	for side, command := range [2]string{o.TeamCommand, o.OpponentCommand} {
+		if command != "" {
+			p.Config.Teams[you^side].Command = []string{"sh", "-c", command}
+		}
 	}
 	p.You, p.Opponent = p.Config.Teams[you], p.Config.Teams[1-you]
 	return p, nil

@@ -23,6 +23,7 @@ import (
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/rebuild"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/server/teamcmd"
 )
 
 // practiceFlags are massim practice's flags.
@@ -41,6 +42,8 @@ type practiceFlags struct {
 	from     string
 	step     int
 	swap     bool
+	teamCmd  string
+	vsCmd    string
 	logs     logFlags
 }
 
@@ -59,12 +62,18 @@ func (f *practiceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.from, "from", "", "continue the simulation of this compact replay (.mreplay) after -step")
 	fs.IntVar(&f.step, "step", -1, "with -from: the last step played from the replay; your agents play from the next one")
 	fs.BoolVar(&f.swap, "swap", false, "with -from: your agents take the replay's second team (its accounts), the opponent the first")
+	fs.StringVar(&f.teamCmd, "team-cmd", "", "start your team with this command (run with sh -c; placeholders {host} {port} {team} {prefix} {password} {agents} {match} and MASSIM_* variables, docs/config.md \"Team commands\")")
+	fs.StringVar(&f.vsCmd, "vs-cmd", "", "the opponent is this team command (as -team-cmd) instead of -vs")
 	f.logs.register(fs)
 }
 
 // plan loads what the flags name.
 func (f *practiceFlags) plan() (*practice.Plan, error) {
-	o := practice.Options{Sim: f.sim, Steps: f.steps, Seed: f.seed, HasSeed: f.seed != 0, Password: f.password, Step: f.step, Swap: f.swap}
+	o := practice.Options{Sim: f.sim, Steps: f.steps, Seed: f.seed, HasSeed: f.seed != 0, Password: f.password, Step: f.step, Swap: f.swap,
+		TeamCommand: f.teamCmd, OpponentCommand: f.vsCmd}
+	if f.vsCmd != "" {
+		f.vs = "none"
+	}
 	if f.conf != "" {
 		cfg, err := config.Load(f.conf)
 		if err != nil {
@@ -130,7 +139,7 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 	}
 	defer spec.close()
 	srv := server.New(cfg, log, server.Options{
-		Dir: f.dir, Listen: net.JoinHostPort("127.0.0.1", strconv.Itoa(f.port)), Lineup: plan.Lineup, Rerun: plan.Rerun,
+		Dir: f.dir, Listen: net.JoinHostPort("127.0.0.1", strconv.Itoa(f.port)), Lineup: plan.Lineup, Rerun: plan.Rerun, MatchID: "practice",
 		Observers:       append([]server.Observer{newProgress(stdout, nil, len(cfg.Match))}, spec.observers...),
 		MinStepDuration: f.pace, WaitForAgents: f.wait,
 	})
@@ -159,6 +168,11 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "monitor:  %s\n", hs.URL())
 	}
 	fmt.Fprintf(stdout, "replays:  %s\n", cfg.Server.ReplayPath)
+	for _, t := range []config.Team{plan.You, plan.Opponent} {
+		if len(t.Command) > 0 {
+			fmt.Fprintf(stdout, "team %s:   started by the server; its output: %s\n", t.Name, filepath.Join(f.dir, "teams", teamcmd.LogName("practice", t.Name)))
+		}
+	}
 	fmt.Fprintf(stdout, "waiting for your %d agents (at most %v) …\n", plan.TeamSize(), f.wait)
 
 	agentsCtx, stopAgents := context.WithCancel(ctx)
@@ -186,7 +200,11 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 // its accounts and password come first.
 func printPracticePlan(w io.Writer, plan *practice.Plan, addr *net.TCPAddr, f practiceFlags) {
 	accounts := plan.Accounts()
-	fmt.Fprintf(w, "massim practice: your team %s against %s (team %s)\n", plan.You.Name, f.vs, plan.Opponent.Name)
+	opponent := f.vs
+	if f.vsCmd != "" {
+		opponent = "the command " + strconv.Quote(f.vsCmd)
+	}
+	fmt.Fprintf(w, "massim practice: your team %s against %s (team %s)\n", plan.You.Name, opponent, plan.Opponent.Name)
 	fmt.Fprintf(w, "accounts: %s … %s, password %q\n", accounts[0].User, accounts[len(accounts)-1].User, plan.You.Password)
 	fmt.Fprintf(w, "server:   %s  (team %s, prefix %q, %d agents)\n", addr, plan.You.Name, plan.You.Prefix, plan.TeamSize())
 	if r := plan.Rerun; r != nil {

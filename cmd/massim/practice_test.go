@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,7 +109,30 @@ func TestPractice_PlaysToTheEndAndItsReplayCommandWorks(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	playedToTheEnd(t, bin, p)
+}
 
+// TestPractice_WithATeamCommand lets practice start our sample agents as
+// the team's command, against random movers, to the end.
+func TestPractice_WithATeamCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	p := startProcess(t, bin, "practice", "-sim", "1", "-steps", "30", "-port", "0", "-dir", dir, "-vs", "random", "-monitor", "off",
+		"-team-cmd", bin+" agents -port {port} -team {team} -count {agents} -password {password} -strategy builder")
+	assert.Equal(t, filepath.Join(dir, "teams", "practice-A.log"), p.await(t, "team A:   started by the server; its output:"))
+	playedToTheEnd(t, bin, p)
+	log, err := os.ReadFile(filepath.Join(dir, "teams", "practice-A.log"))
+	require.NoError(t, err)
+	assert.Contains(t, string(log), "authenticated")
+}
+
+// playedToTheEnd waits for practice to end well, with the scores, and
+// opens the replay with the command it printed.
+func playedToTheEnd(t *testing.T, bin string, p *process) {
+	t.Helper()
 	replay := p.await(t, "replay: massim replay ")
 	<-p.done
 	assert.Equal(t, 0, p.cmd.ProcessState.ExitCode(), p.output())
@@ -115,7 +140,7 @@ func TestPractice_PlaysToTheEndAndItsReplayCommandWorks(t *testing.T) {
 
 	v := startProcess(t, bin, "replay", replay, "-port", "0")
 	url := strings.Fields(v.await(t, "replay viewer:"))[0]
-	resp, err = http.Get(url + "replays/index.json")
+	resp, err := http.Get(url + "replays/index.json")
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()

@@ -17,13 +17,7 @@ const Contest2022File = "contest2022.json"
 
 // Contest2022FS is the embedded 2022 contest config folder
 // (config/examples/contest2022).
-func Contest2022FS() fs.FS {
-	sub, err := fs.Sub(contest2022, "examples/contest2022")
-	if err != nil {
-		panic("config: embedded 2022 contest missing: " + err.Error()) // a build defect
-	}
-	return sub
-}
+func Contest2022FS() fs.FS { return embedded(contest2022, "examples/contest2022") }
 
 // Contest2022 loads the embedded 2022 contest config: its match array holds
 // the official simulations 1, 2 and 3 in order.

@@ -152,19 +152,11 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 	}
 	printPracticePlan(stdout, plan, srv.Addr().(*net.TCPAddr), f)
 	if monitorOn {
-		hs, err := listenHTTP(monitorAddr, true, log)
+		hs, stopMonitor, err := spec.serveMonitor(monitorAddr)
 		if err != nil {
 			return err
 		}
-		spec.mount(hs.Mux)
-		httpCtx, stopHTTP := context.WithCancel(context.Background())
-		served := hs.Serve(httpCtx)
-		defer func() {
-			stopHTTP()
-			if err := <-served; err != nil {
-				log.Error().Err(err).Msg("monitor stopped")
-			}
-		}()
+		defer stopMonitor()
 		fmt.Fprintf(stdout, "monitor:  %s\n", hs.URL())
 	}
 	fmt.Fprintf(stdout, "replays:  %s\n", cfg.Server.ReplayPath)

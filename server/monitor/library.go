@@ -260,14 +260,7 @@ func (l *Library) source(id string) (replaySource, found, error) {
 }
 
 func (l *Library) evictOldest() {
-	var oldest string
-	var at time.Time
-	for p, c := range l.sources {
-		if oldest == "" || c.used.Before(at) {
-			oldest, at = p, c.used
-		}
-	}
-	delete(l.sources, oldest)
+	evictOldest(l.sources, func(c *cachedSource) time.Time { return c.used })
 }
 
 func (l *Library) serveIndex(w http.ResponseWriter, _ *http.Request) {

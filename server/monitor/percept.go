@@ -51,7 +51,7 @@ func (c *perceptCache) of(path, version string) (*rebuild.Cache, error) {
 	r, ok := c.replays[path]
 	if !ok || r.version != version {
 		if !ok && len(c.replays) >= perceptReplays {
-			c.evictOldest()
+			evictOldest(c.replays, func(r *perceptReplay) time.Time { return r.used })
 		}
 		r = &perceptReplay{version: version}
 		c.replays[path] = r
@@ -68,15 +68,17 @@ func (c *perceptCache) of(path, version string) (*rebuild.Cache, error) {
 	return r.cache, r.err
 }
 
-func (c *perceptCache) evictOldest() {
+// evictOldest deletes the entry used longest ago (the caches are small:
+// a scan is cheaper than keeping an order).
+func evictOldest[V any](m map[string]V, used func(V) time.Time) {
 	var oldest string
 	var at time.Time
-	for p, r := range c.replays {
-		if oldest == "" || r.used.Before(at) {
-			oldest, at = p, r.used
+	for k, v := range m {
+		if oldest == "" || used(v).Before(at) {
+			oldest, at = k, used(v)
 		}
 	}
-	delete(c.replays, oldest)
+	delete(m, oldest)
 }
 
 // servePercept answers GET /replays/{id}/percept/{agent}/{step} with

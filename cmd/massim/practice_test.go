@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -20,6 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/clients/team"
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
 )
 
 // process is a massim process whose output the test reads line by line.
@@ -146,4 +149,34 @@ func playedToTheEnd(t *testing.T, bin string, p *process) {
 	resp.Body.Close()
 	require.NoError(t, err)
 	assert.Contains(t, string(body), "_A_B")
+}
+
+// TestPractice_FromAStepOfAReplayWithSwap continues a recorded match from
+// step 15 with practice, our sample agents playing the replay's second team
+// (-swap) as the team command: the accounts printed are B's, the steps up
+// to 15 are the recorded ones byte for byte, and the new replay verifies.
+func TestPractice_FromAStepOfAReplayWithSwap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	cfg, err := config.Demo()
+	require.NoError(t, err)
+	cfg.Match[0].Steps, cfg.Match[0].RandomSeed, cfg.Match[0].HasRandomSeed = 40, 8, true
+	original, _ := recordedMatch(t, cfg, server.Options{}, 1, func(_ string, i int) choose { return randomChoice(uint64(i)) })
+	bin := buildMassim(t)
+	p := startProcess(t, bin, "practice", "-from", original, "-step", "15", "-swap", "-port", "0", "-dir", t.TempDir(), "-monitor", "off",
+		"-vs", "builder", "-team-cmd", bin+" agents -port {port} -team {team} -count {agents} -password {password} -strategy random")
+	assert.Equal(t, `agentB1 … agentB10, password "1"`, p.await(t, "accounts:"))
+	assert.Contains(t, p.await(t, "from:"), "steps -1 … 15 as recorded, your agents play from step 16")
+	replay := p.await(t, "replay: massim replay ")
+	<-p.done
+	require.Equal(t, 0, p.cmd.ProcessState.ExitCode(), p.output())
+	before, _ := storedSteps(t, original)
+	after, _ := storedSteps(t, replay)
+	require.Len(t, after, 41)
+	for s := -1; s <= 15; s++ {
+		assert.Equal(t, before[s+1], after[s+1], "step %d", s)
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"replay", "verify", replay}, &out, &errOut), "%s%s", out.String(), errOut.String())
 }

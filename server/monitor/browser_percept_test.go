@@ -62,6 +62,7 @@ func TestBrowser_AgentViewShowsThePerceptOfTheStep(t *testing.T) {
 		assert.Contains(t, answer, want.Action)
 		assert.Contains(t, answer, "→ "+want.Result)
 	}
+	page.Screenshot("monitor-agent-percept.png")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 
 	resp, err := http.Get(ts.URL + "/replays/" + filepath.Base(played.Path) + "/percept/nobody/3")

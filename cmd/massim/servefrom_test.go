@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -89,4 +92,41 @@ func TestServeFrom_ContinuesTheRecordedSimulation(t *testing.T) {
 		var out, errOut bytes.Buffer
 		require.Equal(t, 0, run([]string{"replay", "verify", path}, &out, &errOut), "%s%s", out.String(), errOut.String())
 	}
+}
+
+// TestServeFrom_CommandLine runs massim serve -from as a process, both
+// teams started by it as team commands: it plays on from step 12 of a
+// recorded match, and its replay holds the recorded steps and verifies.
+func TestServeFrom_CommandLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	cfg, err := config.Demo()
+	require.NoError(t, err)
+	cfg.Match[0].Steps, cfg.Match[0].RandomSeed, cfg.Match[0].HasRandomSeed = 30, 5, true
+	original, _ := recordedMatch(t, cfg, server.Options{}, 1, func(_ string, i int) choose { return randomChoice(uint64(i)) })
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	conf := tournamentConfig(t, dir, 0, []string{"A", "B"}, 10, []int{3})
+	text, err := os.ReadFile(conf)
+	require.NoError(t, err)
+	for _, name := range []string{"A", "B"} {
+		command := fmt.Sprintf(`"command": [%q, "agents", "-port", "{port}", "-team", "{team}", "-count", "{agents}", "-password", "{password}"]`, bin)
+		text = bytes.Replace(text, []byte(`"password": "pw`+name+`"`), []byte(`"password": "pw`+name+`", `+command), 1)
+	}
+	require.NoError(t, os.WriteFile(conf, text, 0o644))
+	p := startProcess(t, bin, "serve", "-conf", conf, "-from", original, "-step", "12", "-port", "0", "-launch", "0s", "-dir", filepath.Join(dir, "t"))
+	<-p.done
+	require.Equal(t, 0, p.cmd.ProcessState.ExitCode(), p.output())
+	replays, err := filepath.Glob(filepath.Join(dir, "t", "replays", "*"+compact.Extension))
+	require.NoError(t, err)
+	require.Len(t, replays, 1, p.output())
+	before, _ := storedSteps(t, original)
+	after, _ := storedSteps(t, replays[0])
+	require.Len(t, after, 31)
+	for s := -1; s <= 12; s++ {
+		assert.Equal(t, before[s+1], after[s+1], "step %d", s)
+	}
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"replay", "verify", replays[0]}, &out, &errOut), "%s%s", out.String(), errOut.String())
 }

@@ -44,6 +44,7 @@ type practiceFlags struct {
 	swap     bool
 	teamCmd  string
 	vsCmd    string
+	linger   bool
 	logs     logFlags
 }
 
@@ -63,6 +64,7 @@ func (f *practiceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.step, "step", -1, "with -from: the last step played from the replay; your agents play from the next one")
 	fs.BoolVar(&f.swap, "swap", false, "with -from: your agents take the replay's second team (its accounts), the opponent the first")
 	fs.StringVar(&f.teamCmd, "team-cmd", "", "start your team with this command (run with sh -c; placeholders {host} {port} {team} {prefix} {password} {agents} {match} and MASSIM_* variables, docs/config.md \"Team commands\")")
+	fs.BoolVar(&f.linger, "linger", false, "with the monitor: keep it up after the match (the replay, with what each agent perceived) until interrupted")
 	fs.StringVar(&f.vsCmd, "vs-cmd", "", "the opponent is this team command (as -team-cmd) instead of -vs")
 	f.logs.register(fs)
 }
@@ -151,8 +153,10 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	printPracticePlan(stdout, plan, srv.Addr().(*net.TCPAddr), f)
+	var hs *httpServer
 	if monitorOn {
-		hs, stopMonitor, err := spec.serveMonitor(monitorAddr)
+		var stopMonitor func()
+		hs, stopMonitor, err = spec.serveMonitor(monitorAddr)
 		if err != nil {
 			return err
 		}
@@ -184,6 +188,10 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 	}
 	if errors.Is(runErr, server.ErrInterrupted) {
 		return &exitError{code: 3, err: runErr}
+	}
+	if runErr == nil && hs != nil && f.linger {
+		fmt.Fprintf(stdout, "match over; the monitor stays up at %s (the replay is in its list). Ctrl-C to quit.\n", hs.URL())
+		<-ctx.Done()
 	}
 	return runErr
 }

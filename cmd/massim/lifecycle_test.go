@@ -108,25 +108,32 @@ func exitCode(err error) int {
 	return 0
 }
 
+// takenPortFixture is the binary, a folder and a config whose agent port
+// is held by the returned listener: a start of that config fails.
+func takenPortFixture(t *testing.T) (bin, dir, conf string, taken net.Listener) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin, dir = buildMassim(t), t.TempDir()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	conf = tournamentConfig(t, dir, taken.Addr().(*net.TCPAddr).Port, []string{"A", "B"}, 5, []int{1})
+	return bin, dir, conf, taken
+}
+
 // TestServe_AFailedStartChangesNothing: a start that cannot open its agent
 // port fails without touching the tournament folder, and the next start
 // works without -resume.
 func TestServe_AFailedStartChangesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	bin, dir, conf, taken := takenPortFixture(t)
 	port := taken.Addr().(*net.TCPAddr).Port
-	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
 	folder := filepath.Join(dir, "tournament")
 
 	failed, failedLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s")
 	assert.Equal(t, 1, exitCode(failed.Wait()))
 	assert.Contains(t, awaitLog(t, failedLog, "listen for agents", 1), "address already in use")
-	_, err = os.Stat(folder)
+	_, err := os.Stat(folder)
 	assert.ErrorIs(t, err, os.ErrNotExist, "the failed start left nothing behind")
 
 	// A broken config and a missing map fail before anything, too.
@@ -162,15 +169,8 @@ func TestServe_AFailedStartChangesNothing(t *testing.T) {
 // start that cannot open its agent port writes the reason into it; the
 // tournament files stay untouched.
 func TestServe_AFailedStartSaysWhyInTheLogFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	bin, dir, conf, taken := takenPortFixture(t)
 	defer taken.Close()
-	conf := tournamentConfig(t, dir, taken.Addr().(*net.TCPAddr).Port, []string{"A", "B"}, 5, []int{1})
 	text, err := os.ReadFile(conf)
 	require.NoError(t, err)
 	withLog := strings.Replace(string(text), `"logLevel": "normal"`, `"logLevel": "normal", "logPath": "logs"`, 1)

@@ -255,18 +255,30 @@ func TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand(t *testing.T
 	assert.NotContains(t, string(data), "press ENTER to start", "no prompt nobody can answer")
 }
 
-// TestServe_StoppedBeforeTheLaunchPrintsNoStandings: a tournament stopped
-// while it waits for its launch reports that, not a table of zeros.
+// TestServe_StoppedBeforeTheLaunchPrintsNoStandings: a new tournament
+// interrupted while it waits for its launch reports that nothing was
+// played, not a table of zeros; it exits 4 (not 3, "continue with
+// -resume") and removes the manifest and standings it wrote, which the next
+// start would otherwise rename as a previous tournament's.
 func TestServe_StoppedBeforeTheLaunchPrintsNoStandings(t *testing.T) {
 	f := newServeFixture(t, 5, 1)
-	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", filepath.Join(f.dir, "tournament"))
+	folder := filepath.Join(f.dir, "tournament")
+	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", folder)
 	awaitLog(t, srvLog, "standard input is not a terminal", 1)
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(folder, server.ManifestFile))
+		return err == nil
+	}, 60*time.Second, 5*time.Millisecond, "the tournament is opened")
 	require.NoError(t, srv.Process.Signal(syscall.SIGTERM))
-	assert.Equal(t, 3, exitCode(srv.Wait()), "interrupted: continue with -resume")
+	assert.Equal(t, 4, exitCode(srv.Wait()), "stopped before the launch: nothing to resume")
 	data, err := os.ReadFile(srvLog)
 	require.NoError(t, err)
-	assert.Contains(t, string(data), "while waiting for the launch")
-	assert.Contains(t, string(data), "no simulation was played")
+	assert.Contains(t, string(data), "stopped before the launch: nothing was played")
 	assert.NotContains(t, string(data), "standings:")
 	assert.NotContains(t, string(data), "press ENTER to start")
+	entries, err := os.ReadDir(folder)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.True(t, e.IsDir() || filepath.Ext(e.Name()) == ".lock", "left behind: %s", e.Name())
+	}
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/league"
+	"github.com/massim-go/massim/server"
+)
+
+// runLeague plays every match of a config's tournament as massim match
+// child processes, -parallel at a time, into a league folder
+// (docs/leagues.md); -merge only merges the standings of what is recorded.
+func runLeague(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("league", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	conf := fs.String("conf", "", "config file (default with -resume and -merge: the one the league was planned with)")
+	dir := fs.String("dir", "", "the league folder: plan, match folders, logs, standings")
+	parallel := fs.Int("parallel", 1, "matches played at a time")
+	matches := fs.Int("matches", 0, "random mode: the number of matches to draw")
+	seed := fs.Int64("seed", 0, "random mode: the seed of the line-ups (default: the clock; recorded in league.json)")
+	resume := fs.Bool("resume", false, "continue the league in -dir: finished matches are not played again")
+	merge := fs.Bool("merge", false, "only merge the standings of the matches recorded in -dir")
+	grace := fs.Duration("grace", league.DefaultGrace, "on Ctrl-C, how long a match process has to stop before it is killed")
+	var logs logFlags
+	logs.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	switch {
+	case *dir == "":
+		return &exitError{code: 2, err: errors.New("need -dir DIR")}
+	case *parallel < 1:
+		return &exitError{code: 2, err: errors.New("-parallel: at least 1")}
+	}
+	if err := logs.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if *merge {
+		return mergeLeague(*dir, stdout, stderr)
+	}
+	plan, err := leaguePlan(*dir, *conf, *resume, *matches, *seed)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("league: the massim binary for the matches: %w", err)
+	}
+	view := league.NewView(stdout, isTerminal(stdout))
+	logOut := stderr
+	if isTerminal(stderr) {
+		logOut = view.LogsAround(stderr)
+	}
+	log, closeLog, err := logs.newLogger(logOut, "", "")
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeLog()
+	view.SetLog(&log)
+	var childArgs []string
+	if logs.level != "" {
+		childArgs = append(childArgs, "-log-level", logs.level)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Info().Str("dir", *dir).Int("matches", len(plan.Matches)).Int("parallel", *parallel).Str("mode", plan.Mode).Msg("league starts")
+	sum, err := league.Run(ctx, league.Options{
+		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
+		Grace: *grace, Log: log, View: view,
+	})
+	fmt.Fprintf(stdout, "\n%d of %d matches played by this run (%d were finished before)\n", len(sum.Played), sum.Planned, sum.Skipped)
+	if perr := server.WriteStandingsTable(stdout, sum.Standing.File.Standings); perr != nil {
+		err = errors.Join(err, perr)
+	}
+	fmt.Fprintf(stdout, "standings: %s\n", *dir)
+	if errors.Is(err, league.ErrInterrupted) {
+		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
+	}
+	return err
+}
+
+// leaguePlan plans a new league in dir or, with resume, reads the plan
+// back and checks that the config is still the one it was planned with.
+func leaguePlan(dir, conf string, resume bool, matches int, seed int64) (*league.Plan, error) {
+	exists := league.HasPlan(dir)
+	switch {
+	case exists && !resume:
+		return nil, fmt.Errorf("%s holds a league already: continue it with -resume, or use another folder (-dir)", dir)
+	case exists:
+		plan, err := league.ReadPlan(dir)
+		if err != nil {
+			return nil, err
+		}
+		if conf == "" {
+			conf = plan.Config
+		}
+		cfg, err := config.Load(conf)
+		if err != nil {
+			return nil, err
+		}
+		if err := plan.CheckConfig(cfg); err != nil {
+			return nil, err
+		}
+		if matches != 0 && matches != len(plan.Matches) {
+			return nil, fmt.Errorf("-matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
+		}
+		return plan, nil
+	}
+	if conf == "" {
+		return nil, errors.New("need -conf FILE")
+	}
+	cfg, err := config.Load(conf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := server.CheckMatches(cfg); err != nil {
+		return nil, err
+	}
+	if seed == 0 {
+		seed = time.Now().UnixNano()
+	}
+	plan, err := league.NewPlan(cfg, conf, matches, seed, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return plan, plan.Write(dir)
+}
+
+// mergeLeague merges and prints the standings of a league folder.
+func mergeLeague(dir string, stdout, stderr io.Writer) error {
+	plan, err := league.ReadPlan(dir)
+	if err != nil {
+		return err
+	}
+	merged, err := league.Merge(dir, plan, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, note := range merged.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+	}
+	fmt.Fprintf(stdout, "%d simulations of %d matches (of %d planned)\n", merged.File.Simulations, merged.Matches, len(plan.Matches))
+	if err := server.WriteStandingsTable(stdout, merged.File.Standings); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "standings: %s\n", dir)
+	return nil
+}

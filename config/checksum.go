@@ -13,12 +13,12 @@ import (
 // is played: an organiser may change them when restarting a crashed
 // tournament (a busy port, another launch time, a new admin token), so they
 // stay out of the checksum.
-var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat"}
+var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat", "waitForOffline"}
 
 // Checksum identifies what a tournament plays: "sha256:" and the hex SHA-256
 // of the expanded config (every include inserted, keys in file order, the
 // server block without its operational keys launch, port, backlog, logLevel,
-// logPath, adminToken, frontDeskTimeout and replayFormat) followed by the content of every map bitmap and
+// logPath, adminToken, frontDeskTimeout, replayFormat and waitForOffline) followed by the content of every map bitmap and
 // setup file the match entries name. A resumed tournament must have the same
 // checksum as the one it continues.
 func (c *Config) Checksum() (string, error) {

@@ -26,6 +26,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		WaitBetweenSimulations: 5 * time.Second,
 		FrontDeskTimeout:       10 * time.Second,
 		ReplayFormat:           ReplayCompact,
+		WaitForOffline:         WaitSeen,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -48,6 +49,7 @@ func TestServerDefaults(t *testing.T) {
 		MaxPacketLength:  65536,
 		ReplayFormat:     ReplayCompact,
 		FrontDeskTimeout: 10 * time.Second,
+		WaitForOffline:   WaitSeen,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

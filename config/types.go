@@ -59,6 +59,11 @@ type Server struct {
 	// extension). A connection that started with status-request is closed
 	// after this long without one.
 	FrontDeskTimeout time.Duration
+	// WaitForOffline says whether a step waits, up to its deadline, for
+	// an account of the match without a connection: WaitNever, WaitSeen
+	// (the default) or WaitAlways (key "waitForOffline"; massim-go
+	// extension).
+	WaitForOffline string
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }

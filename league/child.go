@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,7 +124,7 @@ func (c *child) readLogLine(line []byte) {
 
 // lineWriter passes every write on and hands each complete line to line.
 type lineWriter struct {
-	to   *os.File
+	to   io.Writer
 	line func([]byte)
 	buf  []byte
 }

@@ -27,6 +27,7 @@ type child struct {
 	step     int    // its last step, -1 before the first
 	steps    int    // its number of steps
 	agentsAt string // the agent address, once the child listens
+	monitor  string // its monitor's URL, when it has one
 }
 
 // childArgs is the command line of the child for match m.
@@ -49,7 +50,7 @@ func startChild(opts *Options, m Match, ended chan<- *child) (*child, error) {
 	}
 	c := &child{match: m, logPath: logPath, sim: -1, step: -1, exited: make(chan struct{})}
 	c.cmd = exec.Command(opts.Executable, childArgs(opts.Dir, m, opts.ChildArgs)...)
-	c.cmd.Stdout = f
+	c.cmd.Stdout = &lineWriter{to: f, line: c.readOutputLine}
 	c.cmd.Stderr = &lineWriter{to: f, line: c.readLogLine}
 	// The log pipe is closed when the match ends even if something it
 	// started still holds it.
@@ -119,6 +120,16 @@ func (c *child) readLogLine(line []byte) {
 		}
 	case "listening for agents":
 		c.agentsAt = l.Addr
+	}
+}
+
+// readOutputLine reads the child's standard output: the URL of its
+// monitor (cmd/massim prints "monitor: URL").
+func (c *child) readOutputLine(line []byte) {
+	if url, ok := bytes.CutPrefix(line, []byte("monitor: ")); ok {
+		c.mu.Lock()
+		c.monitor = string(bytes.TrimSpace(url))
+		c.mu.Unlock()
 	}
 }
 

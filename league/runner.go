@@ -29,7 +29,8 @@ type Options struct {
 	ChildArgs  []string // extra flags of every child, after its own
 	Grace      time.Duration
 	Log        zerolog.Logger
-	View       *View // progress; nil shows none
+	View       *View  // progress; nil shows none
+	Board      *Board // the web page; nil without one
 	Now        func() time.Time
 }
 
@@ -83,6 +84,12 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, err
 	}
 	sum.Standing = merged
+	opts.Board.setStandings(merged.File.Standings)
+	for _, m := range p.Matches {
+		if !slices.ContainsFunc(pending, func(q Match) bool { return q.Index == m.Index }) {
+			opts.Board.ended(m, "finished")
+		}
+	}
 	st := &status{planned: len(p.Matches), done: sum.Skipped, left: len(pending), started: opts.now(),
 		matchSteps: p.TotalSteps(), steps: p.Steps, standings: merged.File.Standings}
 	ended := make(chan *child)
@@ -103,6 +110,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				continue
 			}
 			opts.Log.Info().Str("match", m.Name()).Strs("teams", m.Teams).Int("pid", c.cmd.Process.Pid).Msg("match starts")
+			opts.Board.started(c)
 			running = append(running, c)
 		}
 		st.running, st.left = running, len(pending)
@@ -122,17 +130,20 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			dur := opts.now().Sub(c.started)
 			switch {
 			case c.err == nil && Finished(opts.Dir, c.match):
+				opts.Board.ended(c.match, "finished")
 				sum.Played = append(sum.Played, c.match)
 				st.done++
 				st.playedNow++
 				opts.Log.Info().Str("match", c.match.Name()).Dur("took", dur.Round(time.Millisecond)).Msg("match finished")
 			case interrupted:
+				opts.Board.ended(c.match, "stopped")
 				opts.Log.Info().Str("match", c.match.Name()).Msg("match stopped; -resume plays it on")
 			default:
 				err := c.err
 				if err == nil {
 					err = errors.New("the match process ended without finishing the match")
 				}
+				opts.Board.ended(c.match, "failed")
 				sum.Failed = append(sum.Failed, Failed{Match: c.match, Err: err, Log: c.logPath})
 				st.failed++
 				opts.Log.Error().Str("match", c.match.Name()).Err(err).Str("log", c.logPath).Msg("match failed")
@@ -142,6 +153,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				opts.Log.Error().Err(err).Msg("standings not merged")
 			} else {
 				sum.Standing, st.standings = merged, merged.File.Standings
+				opts.Board.setStandings(st.standings)
 			}
 			st.running = running
 			opts.View.matchEnded(st, opts.now())

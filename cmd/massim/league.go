@@ -6,10 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league"
@@ -29,6 +32,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 0, "random mode: the seed of the line-ups (default: the clock; recorded in league.json)")
 	resume := fs.Bool("resume", false, "continue the league in -dir: finished matches are not played again")
 	merge := fs.Bool("merge", false, "only merge the standings of the matches recorded in -dir")
+	monitor := fs.String("monitor", "off", "a page of the league's matches with links to each running match's monitor, on a port or host:port (the matches' monitors listen on the same host)")
 	grace := fs.Duration("grace", league.DefaultGrace, "on Ctrl-C, how long a match process has to stop before it is killed")
 	var logs logFlags
 	logs.register(fs)
@@ -72,10 +76,16 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	board, boardArgs, closeBoard, err := leagueBoard(ctx, *monitor, plan, log, stdout)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeBoard()
+	childArgs = append(childArgs, boardArgs...)
 	log.Info().Str("dir", *dir).Int("matches", len(plan.Matches)).Int("parallel", *parallel).Str("mode", plan.Mode).Msg("league starts")
 	sum, err := league.Run(ctx, league.Options{
 		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
-		Grace: *grace, Log: log, View: view,
+		Grace: *grace, Log: log, View: view, Board: board,
 	})
 	fmt.Fprintf(stdout, "\n%d of %d matches played by this run (%d were finished before)\n", len(sum.Played), sum.Planned, sum.Skipped)
 	if perr := server.WriteStandingsTable(stdout, sum.Standing.File.Standings); perr != nil {
@@ -154,4 +164,30 @@ func mergeLeague(dir string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", dir)
 	return nil
+}
+
+// leagueBoard serves the league's page on the -monitor address; the
+// matches then get a monitor each on a free port of the same host, which
+// the page links to (the flags it returns).
+func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zerolog.Logger, stdout io.Writer) (*league.Board, []string, func(), error) {
+	addr, on, err := parseMonitorAddr(monitor)
+	if err != nil || !on {
+		return nil, nil, func() {}, err
+	}
+	h, err := listenHTTP(addr, false, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	board := league.NewBoard(plan)
+	h.Mux.Handle("/", board)
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := h.Serve(serveCtx)
+	fmt.Fprintf(stdout, "league monitor: %s\n", h.URL())
+	host, _, _ := net.SplitHostPort(addr)
+	return board, []string{"-monitor", net.JoinHostPort(host, "0")}, func() {
+		stopServing()
+		if err := <-served; err != nil {
+			log.Error().Err(err).Msg("league monitor stopped")
+		}
+	}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,8 +205,12 @@ func TestLeague_InterruptedThenResumedWithoutReplayingFinishedMatches(t *testing
 	root := t.TempDir()
 	conf := leagueConfig(t, root, []string{"A", "B", "C"}, 5, 3*time.Second)
 	dir := filepath.Join(root, "league")
-	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2")
+	port, err := freePort()
+	require.NoError(t, err)
+	board := fmt.Sprintf("127.0.0.1:%d", port)
+	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2", "-monitor", board)
 	waitForSimulations(t, dir, 1)
+	assertBoardLinksARunningMatch(t, "http://"+board+"/league.json")
 	require.NoError(t, r.cmd.Process.Signal(os.Interrupt))
 	require.Equal(t, 3, r.wait(t), "cut short: continue with -resume")
 	first := r.childPIDs(t)
@@ -228,6 +234,35 @@ func TestLeague_InterruptedThenResumedWithoutReplayingFinishedMatches(t *testing
 		assert.Equal(t, starts, simulationStartsIn(t, dir, league.Match{Dir: "matches/" + name}))
 	}
 	assertNoProcessLeft(t, second)
+}
+
+// assertBoardLinksARunningMatch waits until the league's page lists a
+// running match with a monitor, and checks that the monitor answers.
+func assertBoardLinksARunningMatch(t *testing.T, url string) {
+	t.Helper()
+	var link string
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(url)
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var v league.BoardView
+		if json.NewDecoder(resp.Body).Decode(&v) != nil {
+			return false
+		}
+		for _, m := range v.Matches {
+			if m.State == "running" && m.Monitor != "" {
+				link = m.Monitor
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 20*time.Millisecond)
+	resp, err := http.Get(link)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, link)
 }
 
 func TestLeague_AMatchKilledIsPlayedAgainOnResume(t *testing.T) {

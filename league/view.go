@@ -17,6 +17,9 @@ import (
 const (
 	viewTick = 500 * time.Millisecond
 	logEvery = 5 * time.Second
+	// liveStandingsRows caps the standings in the terminal block, so that
+	// a course's 30 teams do not scroll the running matches away.
+	liveStandingsRows = 10
 )
 
 // status is what the view shows, owned by the runner's loop.
@@ -150,9 +153,13 @@ func (v *View) block(st *status, now time.Time) []string {
 	for _, c := range st.running {
 		lines = append(lines, "  "+c.progressText(len(st.steps)))
 	}
+	rows := st.standings[:min(len(st.standings), liveStandingsRows)]
 	var table strings.Builder
-	if err := server.WriteStandingsTable(&table, st.standings); err == nil {
+	if err := server.WriteStandingsTable(&table, rows); err == nil {
 		lines = append(lines, strings.Split(strings.TrimRight(table.String(), "\n"), "\n")...)
+	}
+	if more := len(st.standings) - len(rows); more > 0 {
+		lines = append(lines, fmt.Sprintf("  … %d more teams in standings.txt", more))
 	}
 	return lines
 }

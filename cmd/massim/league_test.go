@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -314,4 +315,35 @@ func TestDocs_LeaguePageCommandsRun(t *testing.T) {
 		require.NoError(t, err, "%s:\n%s", line, out)
 	}
 	assertLeagueComplete(t, filepath.Join(root, "results", "league"))
+}
+
+// On Linux a match process gets SIGTERM when its league dies, even by
+// kill -9, and stops; -resume then finishes the league.
+func TestLeague_KilledLeagueLeavesNoMatchRunning(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's; elsewhere a match plays on to its end (docs/leagues.md)")
+	}
+	root := t.TempDir()
+	conf := leagueConfig(t, root, []string{"A", "B", "C"}, 5, 3*time.Second)
+	dir := filepath.Join(root, "league")
+	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2")
+	waitForSimulations(t, dir, 1)
+	require.NoError(t, r.cmd.Process.Signal(syscall.SIGKILL))
+	assert.Equal(t, -1, r.wait(t), "killed")
+	pids := r.childPIDs(t)
+	require.NotEmpty(t, pids)
+	require.Eventually(t, func() bool {
+		for _, list := range pids {
+			for _, pid := range list {
+				if syscall.Kill(-pid, 0) == nil {
+					return false
+				}
+			}
+		}
+		return true
+	}, 30*time.Second, 20*time.Millisecond, "every match process group ends")
+
+	r = startLeague(t, "-dir", dir, "-resume", "-parallel", "2")
+	require.Equal(t, 0, r.wait(t))
+	assertLeagueComplete(t, dir)
 }

@@ -43,11 +43,11 @@ func (o *Options) now() time.Time {
 
 // Summary is what a run of the league did.
 type Summary struct {
-	Planned  int
-	Skipped  int      // matches found finished when the run started
-	Played   []Match  // matches this run finished
-	Failed   []Failed // matches whose child failed; -resume plays them again
-	Standing Merged   // the standings after the run
+	Planned   int
+	Skipped   int      // matches found finished when the run started
+	Played    []Match  // matches this run finished
+	Failed    []Failed // matches whose child failed; -resume plays them again
+	Standings Merged   // the standings after the run
 }
 
 // Failed is a match whose child ended without finishing it.
@@ -83,7 +83,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	sum.Standing = merged
+	sum.Standings = merged
 	opts.Board.setStandings(merged.File.Standings)
 	for _, m := range p.Matches {
 		if !slices.ContainsFunc(pending, func(q Match) bool { return q.Index == m.Index }) {
@@ -152,7 +152,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			if err != nil {
 				opts.Log.Error().Err(err).Msg("standings not merged")
 			} else {
-				sum.Standing, st.standings = merged, merged.File.Standings
+				sum.Standings, st.standings = merged, merged.File.Standings
 				opts.Board.setStandings(st.standings)
 			}
 			st.running = running

@@ -87,8 +87,8 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
 		Grace: *grace, Log: log, View: view, Board: board,
 	})
-	fmt.Fprintf(stdout, "\n%d of %d matches played by this run (%d were finished before)\n", len(sum.Played), sum.Planned, sum.Skipped)
-	if perr := server.WriteStandingsTable(stdout, sum.Standing.File.Standings); perr != nil {
+	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d planned\n", len(sum.Played), sum.Skipped, sum.Planned)
+	if perr := server.WriteStandingsTable(stdout, sum.Standings.File.Standings); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", *dir)

@@ -37,6 +37,10 @@ func serverDefaults() layer {
 		"replayFormat":           ReplayCompact,
 		"frontDeskTimeout":       10 * time.Second,
 		"waitForOffline":         WaitSeen,
+		"teamConnectTimeout":     60 * time.Second,
+		"teamStopGrace":          5 * time.Second,
+		"teamRestarts":           3,
+		"teamLogLimit":           1 << 20,
 	}
 }
 
@@ -109,6 +113,11 @@ func readServer(r *report, root *object) (Server, bool) {
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		str("replayFormat")                    // massim-go extension, like adminToken
 		str("waitForOffline")                  // massim-go extension, like adminToken
+		// Team commands (massim-go extensions, like adminToken).
+		millis("teamConnectTimeout", atLeast(1))
+		millis("teamStopGrace", atLeast(0))
+		num("teamRestarts", atLeast(0))
+		num("teamLogLimit", atLeast(1024))
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

@@ -31,6 +31,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	teams := fs.String("teams", "", "the teams of the match, in match order, e.g. A,B")
 	out := fs.String("out", "", "folder for the match's results, manifest, standings and replays")
+	matchID := fs.String("match-id", "", "the match's name for team commands ({match}) and their logs (default: the base name of -out)")
 	leagueDir := fs.String("league", "", "play a match of the league planned in this folder (instead of -conf, -teams and -out)")
 	index := fs.String("index", "", "with -league: the match's index in the plan (default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
@@ -76,7 +77,10 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: fmt.Errorf("-teams: no team %q in the config", name)}
 		}
 	}
-	opts := server.Options{Lineup: lineup, Resume: true}
+	opts := server.Options{Lineup: lineup, Resume: true, MatchID: *matchID}
+	if opts.MatchID == "" {
+		opts.MatchID = filepath.Base(filepath.Clean(*out))
+	}
 	intoFolder(cfg, &opts, *out)
 	log, prog, closeLogs, err := f.newLogs(cfg, stdout, stderr)
 	if err != nil {
@@ -118,11 +122,13 @@ const leagueProgressInterval = time.Second
 
 // leagueChild sets what every match of a league needs: nobody presses a
 // key or knows a port in advance, so the match starts at once (team
-// commands are waited for by the server) on a free agent port, logged as
-// "listening for agents".
+// commands are waited for by the server) on a free agent port (unless
+// -port names one), logged as "agent port".
 func leagueChild(f *tournamentFlags, cfg *config.Config) {
 	if f.launch == "" && f.waitAgents == 0 {
 		cfg.Server.Launch = "0s"
 	}
-	cfg.Server.Port = 0
+	if !f.port.set {
+		cfg.Server.Port = 0
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,11 +24,13 @@ import (
 
 	"github.com/massim-go/massim/league"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 )
 
 // leagueConfig writes a small round-robin config (tournamentConfig) for
 // teams, with two simulations of steps each and wait between the two, so
-// that a test can stop a match in the middle.
+// that a test can stop a match in the middle. Every team's agents are a
+// team command, our random sample agents (massim agents).
 func leagueConfig(t *testing.T, dir string, teams []string, steps int, wait time.Duration) string {
 	t.Helper()
 	path := tournamentConfig(t, dir, 12300, teams, steps, []int{1, 2})
@@ -35,7 +38,13 @@ func leagueConfig(t *testing.T, dir string, teams []string, steps int, wait time
 	require.NoError(t, err)
 	var cfg map[string]any
 	require.NoError(t, json.Unmarshal(data, &cfg))
-	cfg["server"].(map[string]any)["waitBetweenSimulations"] = wait.Milliseconds()
+	srv := cfg["server"].(map[string]any)
+	srv["waitBetweenSimulations"] = wait.Milliseconds()
+	srv["teamConnectTimeout"], srv["teamStopGrace"] = 60000, 3000
+	for _, team := range cfg["teams"].(map[string]any) {
+		team.(map[string]any)["command"] = []string{buildMassim(t), "agents", "-host", "{host}", "-port", "{port}",
+			"-team", "{team}", "-count", "{agents}", "-password", "{password}", "-prefix", "{prefix}", "-strategy", "random"}
+	}
 	data, err = json.Marshal(cfg)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, data, 0o644))
@@ -114,6 +123,15 @@ func assertNoProcessLeft(t *testing.T, pids map[string][]int) {
 	}
 }
 
+// requireAllEnded waits until none of pids (a league's match processes
+// and the team processes they started) lives.
+func requireAllEnded(t *testing.T, pids []int) {
+	t.Helper()
+	require.NotEmpty(t, pids)
+	require.Eventually(t, func() bool { return !slices.ContainsFunc(pids, teamcmdtest.Alive) }, 30*time.Second, 10*time.Millisecond,
+		"left: %v", slices.DeleteFunc(slices.Clone(pids), func(p int) bool { return !teamcmdtest.Alive(p) }))
+}
+
 // simulationStartsIn counts the simulations a match's processes started.
 func simulationStartsIn(t *testing.T, dir string, m league.Match) int {
 	t.Helper()
@@ -139,6 +157,14 @@ func assertLeagueComplete(t *testing.T, dir string) {
 			assert.Equal(t, m.Teams, s.Teams(), m.Name())
 		}
 		sims = append(sims, man.Simulations...)
+		stats, err := server.ReadStats(filepath.Join(dir, m.Dir))
+		require.NoError(t, err)
+		for _, sim := range stats.Simulations {
+			require.Len(t, sim.Commands, 2, m.Name())
+			for _, c := range sim.Commands {
+				assert.True(t, c.Connected, "%s: team %s's command connected its agents", m.Name(), c.Team)
+			}
+		}
 	}
 	var file server.StandingsFile
 	data, err := os.ReadFile(filepath.Join(dir, server.StandingsName))
@@ -212,8 +238,11 @@ func TestLeague_InterruptedThenResumedWithoutReplayingFinishedMatches(t *testing
 	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2", "-monitor", board)
 	waitForSimulations(t, dir, 1)
 	assertBoardLinksARunningMatch(t, "http://"+board+"/league.json")
+	family := teamcmdtest.Descendants(r.cmd.Process.Pid)
+	require.Greater(t, len(family), 2, "match processes and their teams")
 	require.NoError(t, r.cmd.Process.Signal(os.Interrupt))
 	require.Equal(t, 3, r.wait(t), "cut short: continue with -resume")
+	requireAllEnded(t, family)
 	first := r.childPIDs(t)
 	assertNoProcessLeft(t, first)
 	plan, err := league.ReadPlan(dir)
@@ -274,6 +303,7 @@ func TestLeague_AMatchKilledIsPlayedAgainOnResume(t *testing.T) {
 	victim := waitForSimulations(t, dir, 1)
 	pids := r.childPIDs(t)[victim.Name()]
 	require.Len(t, pids, 1)
+	family := teamcmdtest.Descendants(pids[0])
 	require.NoError(t, syscall.Kill(pids[0], syscall.SIGKILL))
 	assert.Equal(t, 1, r.wait(t), "a failed match fails the run")
 	assert.False(t, league.Finished(dir, victim))
@@ -281,6 +311,7 @@ func TestLeague_AMatchKilledIsPlayedAgainOnResume(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "-resume plays them again")
 	assertNoProcessLeft(t, r.childPIDs(t))
+	requireAllEnded(t, family)
 
 	r = startLeague(t, "-dir", dir, "-resume")
 	require.Equal(t, 0, r.wait(t))
@@ -328,8 +359,10 @@ func TestLeague_KilledLeagueLeavesNoMatchRunning(t *testing.T) {
 	dir := filepath.Join(root, "league")
 	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2")
 	waitForSimulations(t, dir, 1)
+	family := teamcmdtest.Descendants(r.cmd.Process.Pid)
 	require.NoError(t, r.cmd.Process.Signal(syscall.SIGKILL))
 	assert.Equal(t, -1, r.wait(t), "killed")
+	requireAllEnded(t, family)
 	pids := r.childPIDs(t)
 	require.NotEmpty(t, pids)
 	require.Eventually(t, func() bool {

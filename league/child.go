@@ -91,12 +91,11 @@ func (c *child) stop(grace time.Duration) {
 // logLine is what the league reads from a child's JSON log lines
 // (cmd/massim progress, server "simulation starts", "listening for agents").
 type logLine struct {
-	Message    string `json:"message"`
-	Index      *int   `json:"index"`      // simulation starts: 0-based
-	Simulation int    `json:"simulation"` // progress: 1-based
-	Step       *int   `json:"step"`
-	Steps      int    `json:"steps"`
-	Addr       string `json:"addr"`
+	Message string `json:"message"`
+	Index   *int   `json:"index"` // the simulation, 0-based
+	Step    *int   `json:"step"`
+	Steps   int    `json:"steps"`
+	Addr    string `json:"addr"`
 }
 
 func (c *child) readLogLine(line []byte) {
@@ -115,8 +114,8 @@ func (c *child) readLogLine(line []byte) {
 			c.sim, c.step, c.steps = *l.Index, -1, l.Steps
 		}
 	case "progress":
-		if l.Step != nil {
-			c.sim, c.step, c.steps = l.Simulation-1, *l.Step, l.Steps
+		if l.Step != nil && l.Index != nil {
+			c.sim, c.step, c.steps = *l.Index, *l.Step, l.Steps
 		}
 	case "listening for agents":
 		c.agentsAt = l.Addr

@@ -24,7 +24,7 @@ func TestChild_ReadsItsProgressFromItsLogLines(t *testing.T) {
 		`{"level":"info","addr":"[::]:40123","message":"listening for agents"}`,
 		`{"level":"info","sim":"x","index":1,"steps":50,"message":"simulation starts"}`,
 		`not json`,
-		`{"level":"info","simulation":2,"step":17,"steps":50,"message":"progress"}`,
+		`{"level":"info","index":1,"step":17,"steps":50,"message":"progress"}`,
 	}
 	text := strings.Join(lines, "\n") + "\n"
 	_, err := w.Write([]byte(text[:40]))

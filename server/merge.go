@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Merged is what MergeManifests collects from several folders.
@@ -13,6 +15,11 @@ type Merged struct {
 	// Notes name the folders whose tournament or match is not finished
 	// (they are merged too).
 	Notes []string
+	// Warnings name the folders that hold the same simulation of the same
+	// line-up: two runs of one tournament (or of one match), whose
+	// standings add up (a team would have played twice as often as the
+	// config says).
+	Warnings []string
 }
 
 // MergeManifests collects the completed simulations of several tournament
@@ -24,6 +31,7 @@ func MergeManifests(paths []string) (Merged, error) {
 	var m Merged
 	var checksum, first string
 	seen := map[string]bool{}
+	playedIn := map[string][]string{} // simulation of a line-up → the folders that played it
 	for _, p := range paths {
 		man, err := ReadManifest(p)
 		if err != nil {
@@ -50,6 +58,16 @@ func MergeManifests(paths []string) (Merged, error) {
 			}
 			seen[key] = true
 			m.Simulations = append(m.Simulations, s)
+			slot := fmt.Sprintf("simulation %d of match %d (%s)", s.Index, s.Match, strings.Join(s.Teams(), " vs "))
+			if !slices.Contains(playedIn[slot], p) {
+				playedIn[slot] = append(playedIn[slot], p)
+			}
+		}
+	}
+	for _, slot := range slices.Sorted(maps.Keys(playedIn)) {
+		if dirs := playedIn[slot]; len(dirs) > 1 {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s was played in %d folders (%s): the standings count each; "+
+				"name the folders of one run only", slot, len(dirs), strings.Join(dirs, ", ")))
 		}
 	}
 	return m, nil

@@ -41,7 +41,7 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	parallel := fs.Int("parallel", 1, "games played at a time")
 	auditFile := fs.String("audit", "", "write every agent's norm violations (avoidable or not, see package normaudit) to this file as JSON lines")
 	var logs logFlags
-	logs.register(fs)
+	logs.register(fs, "error")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/massim-go/massim/league"
@@ -36,8 +37,11 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	for _, note := range merged.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
+	for _, w := range merged.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	file := league.Standings(merged.Teams, merged.Simulations, time.Now())
-	fmt.Fprintf(stdout, "%d simulations from %d folders\n", len(merged.Simulations), fs.NArg())
+	fmt.Fprintf(stdout, "%s from %s\n", plural(len(merged.Simulations), "simulation"), plural(fs.NArg(), "folder"))
 	if err := server.WriteStandingsTable(stdout, file.Standings); err != nil {
 		return err
 	}
@@ -48,4 +52,12 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "standings: %s\n", *out)
 	}
 	return nil
+}
+
+// plural is "1 folder", "2 folders".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -102,7 +102,30 @@ func TestDocs_NothingPointsOutsideTheRepository(t *testing.T) {
 
 // commandPages are the pages whose massim commands TestDocs_CommandsExist
 // checks: the README and the pages its text moved to.
-var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md"}
+var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md", "docs/leagues.md"}
+
+// shellWords splits a line into words as a shell does for the simple
+// cases of the docs: a "double-quoted" string is one word, without its
+// quotes (a team command given to -team).
+func shellWords(line string) []string {
+	var words []string
+	for {
+		line = strings.TrimLeft(line, " \t")
+		if line == "" {
+			return words
+		}
+		if rest, ok := strings.CutPrefix(line, `"`); ok {
+			word, after, _ := strings.Cut(rest, `"`)
+			words, line = append(words, word), after
+			continue
+		}
+		end := strings.IndexAny(line, " \t")
+		if end < 0 {
+			end = len(line)
+		}
+		words, line = append(words, line[:end]), line[end:]
+	}
+}
 
 // shellCommands returns the massim command lines of a page's sh blocks
 // (continuation lines joined; comments, pipes and redirections cut off;
@@ -124,7 +147,7 @@ func shellCommands(text string) [][]string {
 		if i := strings.Index(line, "&&"); i >= 0 {
 			line = line[i+2:]
 		}
-		words := strings.Fields(line)
+		words := shellWords(line)
 		for len(words) > 0 && strings.Contains(words[0], "=") {
 			words = words[1:]
 		}

@@ -25,7 +25,7 @@ import (
 func runLeague(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("league", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	conf := fs.String("conf", "", "config file (default with -resume and -merge: the one the league was planned with)")
+	conf := fs.String("conf", "", "config file (with -resume, default: the one the league was planned with)")
 	dir := fs.String("dir", "", "the league folder: plan, match folders, logs, standings")
 	parallel := fs.Int("parallel", 1, "matches played at a time")
 	matches := fs.Int("matches", 0, "random mode: the number of matches to draw")
@@ -36,6 +36,12 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	grace := fs.Duration("grace", league.DefaultGrace, "on Ctrl-C, how long a match process has to stop before it is killed")
 	var logs logFlags
 	logs.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
+			"       massim league -dir DIR -resume [-parallel N]\n"+
+			"       massim league -dir DIR -merge")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}

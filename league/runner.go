@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/server"
 )
 
 // ErrInterrupted marks a league cut short by a signal: every child was
@@ -68,6 +70,13 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	p := opts.Plan
 	sum := Summary{Planned: len(p.Matches)}
+	// One league process per folder: a second would start every match
+	// again beside the first.
+	release, err := server.LockFolder(opts.Dir)
+	if err != nil {
+		return sum, fmt.Errorf("league: %w", err)
+	}
+	defer release()
 	var pending []Match
 	for _, m := range p.Matches {
 		if Finished(opts.Dir, m) {

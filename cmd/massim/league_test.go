@@ -238,6 +238,9 @@ func TestLeague_InterruptedThenResumedWithoutReplayingFinishedMatches(t *testing
 	r := startLeague(t, "-conf", conf, "-dir", dir, "-parallel", "2", "-monitor", board)
 	waitForSimulations(t, dir, 1)
 	assertBoardLinksARunningMatch(t, "http://"+board+"/league.json")
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 1, run([]string{"league", "-dir", dir, "-resume"}, &stdout, &stderr), "one league per folder")
+	assert.Contains(t, stderr.String(), "is in use by process")
 	family := teamcmdtest.Descendants(r.cmd.Process.Pid)
 	require.Greater(t, len(family), 2, "match processes and their teams")
 	require.NoError(t, r.cmd.Process.Signal(os.Interrupt))

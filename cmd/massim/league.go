@@ -57,6 +57,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if *merge {
 		return mergeLeague(*dir, stdout, stderr)
 	}
+	if *resume && !league.HasPlan(*dir) {
+		fmt.Fprintf(stderr, "note: nothing to resume in %s (no %s): a new league starts\n", *dir, league.PlanFile)
+	}
 	plan, err := leaguePlan(*dir, *conf, *resume, *matches, *seed)
 	if err != nil {
 		return &exitError{code: 2, err: err}

@@ -383,3 +383,29 @@ func TestLeague_KilledLeagueLeavesNoMatchRunning(t *testing.T) {
 	require.Equal(t, 0, r.wait(t))
 	assertLeagueComplete(t, dir)
 }
+
+// A random tournament plays the -matches drawn from -seed, recorded in
+// the plan; -resume may not ask for another number.
+func TestLeague_RandomModeDrawsTheGivenNumberOfMatches(t *testing.T) {
+	root := t.TempDir()
+	conf := leagueConfig(t, root, []string{"A", "B", "C", "D"}, 3, 0)
+	data, err := os.ReadFile(conf)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(conf, bytes.Replace(data, []byte(`"round-robin"`), []byte(`"random"`), 1), 0o644))
+	dir := filepath.Join(root, "league")
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, run([]string{"league", "-conf", conf, "-dir", dir}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "-matches N")
+
+	r := startLeague(t, "-conf", conf, "-dir", dir, "-matches", "3", "-seed", "5", "-parallel", "2")
+	require.Equal(t, 0, r.wait(t))
+	assertLeagueComplete(t, dir)
+	plan, err := league.ReadPlan(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "random", plan.Mode)
+	require.NotNil(t, plan.Seed)
+	assert.Equal(t, int64(5), *plan.Seed)
+	assert.Len(t, plan.Matches, 3)
+	assert.Equal(t, 2, run([]string{"league", "-dir", dir, "-resume", "-matches", "4"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "planned with 3 matches")
+}

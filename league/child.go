@@ -24,6 +24,7 @@ type child struct {
 
 	mu       sync.Mutex
 	sim      int    // simulation being played, 0-based; -1 before the first
+	firstSim int    // the first simulation this process played; -1 before it
 	step     int    // its last step, -1 before the first
 	steps    int    // its number of steps
 	agentsAt string // the agent address, once the child listens
@@ -48,7 +49,7 @@ func startChild(opts *Options, m Match, ended chan<- *child) (*child, error) {
 	if err != nil {
 		return nil, fmt.Errorf("league: open match log: %w", err)
 	}
-	c := &child{match: m, logPath: logPath, sim: -1, step: -1, exited: make(chan struct{})}
+	c := &child{match: m, logPath: logPath, sim: -1, firstSim: -1, step: -1, exited: make(chan struct{})}
 	c.cmd = exec.Command(opts.Executable, childArgs(opts.Dir, m, opts.ChildArgs)...)
 	c.cmd.Stdout = &lineWriter{to: f, line: c.readOutputLine}
 	c.cmd.Stderr = &lineWriter{to: f, line: c.readLogLine}
@@ -112,10 +113,16 @@ func (c *child) readLogLine(line []byte) {
 	case "simulation starts":
 		if l.Index != nil {
 			c.sim, c.step, c.steps = *l.Index, -1, l.Steps
+			if c.firstSim < 0 {
+				c.firstSim = c.sim
+			}
 		}
 	case "progress":
 		if l.Step != nil && l.Index != nil {
 			c.sim, c.step, c.steps = *l.Index, *l.Step, l.Steps
+			if c.firstSim < 0 {
+				c.firstSim = c.sim
+			}
 		}
 	case "listening for agents":
 		c.agentsAt = l.Addr

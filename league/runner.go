@@ -142,9 +142,12 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				opts.Board.ended(c.match, "finished")
 				sum.Played = append(sum.Played, c.match)
 				st.done++
-				st.playedNow++
+				_, played := c.progress(p.Steps, true)
+				st.stepsPlayed += played
 				opts.Log.Info().Str("match", c.match.Name()).Dur("took", dur.Round(time.Millisecond)).Msg("match finished")
 			case interrupted:
+				_, played := c.progress(p.Steps, false)
+				st.stepsPlayed += played
 				opts.Board.ended(c.match, "stopped")
 				opts.Log.Info().Str("match", c.match.Name()).Msg("match stopped; -resume plays it on")
 			default:

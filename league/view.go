@@ -25,7 +25,7 @@ const (
 // status is what the view shows, owned by the runner's loop.
 type status struct {
 	planned, done, failed, left int
-	playedNow                   int // matches finished by this run
+	stepsPlayed                 int // by the matches this run ended
 	running                     []*child
 	started                     time.Time
 	matchSteps                  int   // steps of a whole match
@@ -174,30 +174,43 @@ func (c *child) progressText(sims int) string {
 	return fmt.Sprintf("%s  simulation %d/%d  step %d/%d", c.match.Name(), c.sim+1, sims, max(c.step, 0), max(c.steps-1, 0))
 }
 
-// stepsDone is how far the child is into its match, in steps.
-func (c *child) stepsDone(steps []int) int {
+// progress is how far the child is into its match (inMatch) and how many
+// of those steps it played itself (since: a resumed match starts after
+// the simulations recorded before), in steps. A finished match has played
+// all of them.
+func (c *child) progress(steps []int, finished bool) (inMatch, since int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := 0
-	for i := 0; i < c.sim && i < len(steps); i++ {
-		n += steps[i]
+	sum := func(from, to int) int {
+		n := 0
+		for i := max(from, 0); i < to && i < len(steps); i++ {
+			n += steps[i]
+		}
+		return n
 	}
-	return n + max(c.step+1, 0)
+	if c.firstSim < 0 {
+		return 0, 0
+	}
+	if finished {
+		return sum(0, len(steps)), sum(c.firstSim, len(steps))
+	}
+	step := max(c.step+1, 0)
+	return sum(0, c.sim) + step, sum(c.firstSim, c.sim) + step
 }
 
 // timeLeft estimates the time left from the steps this run has played so
-// far (matches finished and the running ones' progress).
+// far (in finished matches and in the running ones).
 func (st *status) timeLeft(now time.Time) (time.Duration, bool) {
 	elapsed := now.Sub(st.started)
-	done, inRunning := st.playedNow*st.matchSteps, 0
+	done, left := st.stepsPlayed, st.left*st.matchSteps
 	for _, c := range st.running {
-		inRunning += c.stepsDone(st.steps)
+		inMatch, since := c.progress(st.steps, false)
+		done += since
+		left += max(st.matchSteps-inMatch, 0)
 	}
-	done += inRunning
 	if done == 0 || elapsed <= 0 {
 		return 0, false
 	}
-	left := (st.left+len(st.running))*st.matchSteps - inRunning
 	return time.Duration(float64(left) / float64(done) * float64(elapsed)), true
 }
 

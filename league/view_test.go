@@ -16,7 +16,7 @@ import (
 // A child's JSON log lines move its simulation and step; other lines
 // (and partial ones, until their end comes) are ignored.
 func TestChild_ReadsItsProgressFromItsLogLines(t *testing.T) {
-	c := &child{match: Match{Dir: "matches/003-A-B"}, sim: -1, step: -1}
+	c := &child{match: Match{Dir: "matches/003-A-B"}, sim: -1, firstSim: -1, step: -1}
 	var sink bytes.Buffer
 	w := &lineWriter{to: &sink, line: c.readLogLine}
 	assert.Equal(t, "003-A-B  starting", c.progressText(2))
@@ -34,13 +34,17 @@ func TestChild_ReadsItsProgressFromItsLogLines(t *testing.T) {
 	assert.Equal(t, text, sink.String(), "everything goes on to the log file")
 	assert.Equal(t, "[::]:40123", c.agentsAt)
 	assert.Equal(t, "003-A-B  simulation 2/2  step 17/49", c.progressText(2))
-	assert.Equal(t, 50+18, c.stepsDone([]int{50, 50}))
+	inMatch, since := c.progress([]int{50, 50}, false)
+	assert.Equal(t, 50+18, inMatch)
+	assert.Equal(t, 18, since, "it started with the second simulation (a resumed match)")
+	inMatch, since = c.progress([]int{50, 50}, true)
+	assert.Equal(t, []int{100, 50}, []int{inMatch, since})
 }
 
 func TestStatus_TimeLeftAtTheRateOfThisRun(t *testing.T) {
 	start := time.Date(2026, 12, 4, 8, 0, 0, 0, time.UTC)
-	running := &child{match: Match{Dir: "matches/002-A-C"}, sim: 0, step: 49, steps: 100}
-	st := &status{planned: 4, done: 2, left: 1, playedNow: 1, running: []*child{running},
+	running := &child{match: Match{Dir: "matches/002-A-C"}, sim: 0, firstSim: 0, step: 49, steps: 100}
+	st := &status{planned: 4, done: 2, left: 1, stepsPlayed: 200, running: []*child{running},
 		started: start, matchSteps: 200, steps: []int{100, 100}}
 	// 200 + 50 steps in 50 s: 5 steps/s; left: 200 (the pending match) + 150 (the running one).
 	left, ok := st.timeLeft(start.Add(50 * time.Second))
@@ -52,8 +56,8 @@ func TestStatus_TimeLeftAtTheRateOfThisRun(t *testing.T) {
 
 func TestView_TerminalBlockAndLogLines(t *testing.T) {
 	start := time.Date(2026, 12, 4, 8, 0, 0, 0, time.UTC)
-	running := &child{match: Match{Dir: "matches/002-A-C"}, sim: 0, step: 49, steps: 100}
-	st := &status{planned: 4, done: 2, left: 1, failed: 1, playedNow: 1, running: []*child{running},
+	running := &child{match: Match{Dir: "matches/002-A-C"}, sim: 0, firstSim: 0, step: 49, steps: 100}
+	st := &status{planned: 4, done: 2, left: 1, failed: 1, stepsPlayed: 200, running: []*child{running},
 		started: start, matchSteps: 200, steps: []int{100, 100},
 		standings: []server.Standing{{Rank: 1, Team: "A", Played: 2, Wins: 2, Points: 6, Rating: 1620, RatingError: 250}}}
 

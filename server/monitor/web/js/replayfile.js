@@ -24,21 +24,31 @@ const kindIndex = 'I'.charCodeAt(0);
 const ascii = new TextDecoder('latin1');
 const utf8 = new TextDecoder();
 
-// crc32c is the Castagnoli CRC of bytes.
+// crc32c is the Castagnoli CRC of bytes, eight bytes at a time (a
+// 3,000-step replay is 1–2 MB, all of it checked while the page opens).
 const crcTable = (() => {
-  const t = new Uint32Array(256);
+  const t = new Uint32Array(8 * 256);
   for (let i = 0; i < 256; i++) {
     let c = i;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
     t[i] = c >>> 0;
   }
+  for (let i = 0; i < 256; i++) {
+    for (let k = 1; k < 8; k++) t[k * 256 + i] = (t[(k - 1) * 256 + i] >>> 8) ^ t[t[(k - 1) * 256 + i] & 0xff];
+  }
   return t;
 })();
 
-export function crc32c(bytes) {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+export function crc32c(b) {
+  const t = crcTable, n = b.length;
+  let c = ~0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    c ^= b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
+    c = t[1792 + (c & 0xff)] ^ t[1536 + ((c >>> 8) & 0xff)] ^ t[1280 + ((c >>> 16) & 0xff)] ^ t[1024 + (c >>> 24)] ^
+      t[768 + b[i + 4]] ^ t[512 + b[i + 5]] ^ t[256 + b[i + 6]] ^ t[b[i + 7]];
+  }
+  for (; i < n; i++) c = t[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return ~c >>> 0;
 }
 
 // isReplayFile tells whether bytes start like a compact replay.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -414,6 +415,74 @@ func TestTiming_StaticSite(t *testing.T) {
 		}
 		t.Logf("%d-step replay (%d bytes): first frame median %.0f ms (max %.0f) of %d opens; seek right after opening median %.0f ms (max %.0f); once read whole median %.0f ms (max %.0f)",
 			s.Steps, rep.Site.Loose[i].Size, middle(opens), slices.Max(opens), len(opens), middle(early), slices.Max(early), middle(loaded), slices.Max(loaded))
+	}
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// TestStatic_BrokenFilesReadAsTheGoReaderReadsThem opens replay files
+// broken in the ways a crash or a bad disk breaks them: what the page
+// reads (last step, gaps, why the replay ends early) is what the Go
+// reader reads, with the same words, and the steps it can show are shown
+// exactly.
+func TestStatic_BrokenFilesReadAsTheGoReaderReadsThem(t *testing.T) {
+	page := openBrowser(t)
+	root := t.TempDir()
+	path := writeSimReplay(t, t.TempDir(), simAt("946728000000_A_B", 0, 250, 5))
+	intact, err := compact.Open(path)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	chunkAt := func(step int) int { // the offset of the chunk holding step
+		for _, c := range intact.Chunks {
+			if c.First <= step && step < c.First+c.Count {
+				return int(c.Offset)
+			}
+		}
+		t.Fatalf("no chunk holds step %d", step)
+		return 0
+	}
+	broken := map[string][]byte{
+		"cut.mreplay":      slices.Clone(data[:chunkAt(170)+100]), // the server died while writing
+		"header.mreplay":   slices.Clone(data),                    // a chunk header's checksum fails: no footer either
+		"payload.mreplay":  slices.Clone(data),                    // a payload's checksum fails, the index holds
+		"noindex.mreplay":  slices.Clone(data[:chunkAt(240)]),     // cut between chunks
+		"twoholes.mreplay": slices.Clone(data[:len(data)-20]),     // a broken footer and …
+	}
+	broken["header.mreplay"][chunkAt(60)+9] ^= 0x40
+	broken["header.mreplay"] = broken["header.mreplay"][:len(data)-3]
+	broken["payload.mreplay"][chunkAt(130)+50] ^= 0xff
+	broken["twoholes.mreplay"][chunkAt(30)+40] ^= 0xff // … two damaged segments
+	broken["twoholes.mreplay"][chunkAt(200)+3] = 'X'
+	for name, b := range broken {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), b, 0o644))
+	}
+	_, err = publish.Publish(t.TempDir(), filepath.Join(root, "site"), publish.Options{}) // the viewer alone
+	require.NoError(t, err)
+	url, _ := staticServer(t, root)
+	type gap struct {
+		From, To int
+		Error    string
+	}
+	for _, name := range slices.Sorted(maps.Keys(broken)) {
+		r, err := compact.Open(filepath.Join(root, name))
+		require.NoError(t, err, name)
+		require.True(t, len(r.Gaps) > 0 || r.Problem != "", "%s is broken", name)
+		page.Navigate(url + "/site/viewer/?src=../../" + name)
+		page.Wait(`window.massim && massim.loaded`)
+		want := []gap{}
+		for _, g := range r.Gaps {
+			want = append(want, gap{g.From, g.To, g.Err})
+		}
+		var got []gap
+		page.Eval(`massim.gaps`, &got)
+		assert.Equal(t, want, append([]gap{}, got...), "%s: the gaps", name)
+		assert.Equal(t, r.Problem, page.Text(`massim.problem`), "%s: why it ends early", name)
+		assert.Equal(t, r.Last, page.Int(`massim.last`), "%s: the last step", name)
+		for _, step := range []int{r.Last, 0, 199} {
+			if r.Has(step) {
+				assertShowsStepAsAPersonSees(t, page, r, step)
+			}
+		}
 	}
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }

@@ -434,6 +434,8 @@ function render() {
     // first frame draws the map alone; firstFrameMs times that one).
     loaded: !!shown && shown.step === app.step && !app.sideLater,
     gap: gap ? gap.error : null,
+    gaps: store.gaps, // every gap known: [{from, to, error}]
+    problem: store.problem, // why the replay ends early
     firstFrameMs: app.firstFrameMs ?? (app.firstFrameMs = shown ? performance.now() : undefined),
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },

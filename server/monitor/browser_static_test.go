@@ -271,16 +271,7 @@ func TestStatic_DamagedReplayShowsItsGapAndTheRestStaysReachable(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, matches, 1)
 	path := matches[0]
-	intact, err := compact.Open(path)
-	require.NoError(t, err)
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	for _, c := range intact.Chunks {
-		if c.First == 120 {
-			data[c.Offset+40] ^= 0xff
-		}
-	}
-	require.NoError(t, os.WriteFile(path, data, 0o644))
+	damageChunk(t, path, 120)
 	r, err := compact.Open(path)
 	require.NoError(t, err)
 	require.Len(t, r.Gaps, 1)
@@ -391,30 +382,17 @@ func TestTiming_StaticSite(t *testing.T) {
 	rep, err := publish.Publish(dir, filepath.Join(root, "site"), publish.Options{})
 	require.NoError(t, err)
 	url, _ := staticServer(t, root)
+	lib := startLibrary(t, dir) // the same replays served by massim replay, for comparison
 	page := openBrowser(t)
-	for i, s := range rep.Site.Loose {
-		var opens, early, loaded []float64
-		for range 5 {
-			page.Navigate("about:blank")
-			page.Navigate(url + "/site/viewer/?src=../" + s.Replay)
-			page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
-			var ms float64
-			page.Eval(`massim.firstFrameMs`, &ms)
-			opens = append(opens, ms)
-			for _, step := range earlySeeks[:3] {
-				page.Eval(fmt.Sprintf(seekJS, step*s.Steps/3000), &ms)
-				early = append(early, ms)
-			}
+	for _, s := range rep.Site.Loose {
+		for _, way := range []struct{ name, url string }{
+			{"static site", url + "/site/viewer/?src=../" + s.Replay},
+			{"massim replay", lib.URL + "/?replay=" + fmt.Sprintf("r%d.mreplay", s.Steps)},
+		} {
+			opens, early, loaded := timeReplay(page, way.url, s.Steps)
+			t.Logf("%s, %d-step replay (%d bytes): first frame median %.0f ms (max %.0f) of %d opens; seek right after opening median %.0f ms (max %.0f); once read whole median %.0f ms (max %.0f)",
+				way.name, s.Steps, s.Size, middle(opens), slices.Max(opens), len(opens), middle(early), slices.Max(early), middle(loaded), slices.Max(loaded))
 		}
-		page.Eval(fmt.Sprintf(seekJS, s.Steps-1), nil)
-		page.Wait(`massim.statsUpTo >= massim.last`)
-		for _, step := range loadedSeeks {
-			var ms float64
-			page.Eval(fmt.Sprintf(seekJS, step*s.Steps/3000), &ms)
-			loaded = append(loaded, ms)
-		}
-		t.Logf("%d-step replay (%d bytes): first frame median %.0f ms (max %.0f) of %d opens; seek right after opening median %.0f ms (max %.0f); once read whole median %.0f ms (max %.0f)",
-			s.Steps, rep.Site.Loose[i].Size, middle(opens), slices.Max(opens), len(opens), middle(early), slices.Max(early), middle(loaded), slices.Max(loaded))
 	}
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 }
@@ -485,4 +463,30 @@ func TestStatic_BrokenFilesReadAsTheGoReaderReadsThem(t *testing.T) {
 		}
 	}
 	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// timeReplay opens url 5 times, seeking three times right after each
+// opening, then seeks 10 times once the page has read the whole replay:
+// the times to the first frame and of the seeks, in ms.
+func timeReplay(page *browsertest.Page, url string, steps int) (opens, early, loaded []float64) {
+	for range 5 {
+		page.Navigate("about:blank")
+		page.Navigate(url)
+		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
+		var ms float64
+		page.Eval(`massim.firstFrameMs`, &ms)
+		opens = append(opens, ms)
+		for _, step := range earlySeeks[:3] {
+			page.Eval(fmt.Sprintf(seekJS, step*steps/3000), &ms)
+			early = append(early, ms)
+		}
+	}
+	page.Eval(fmt.Sprintf(seekJS, steps-1), nil)
+	page.Wait(`massim.statsUpTo >= massim.last`)
+	for _, step := range loadedSeeks {
+		var ms float64
+		page.Eval(fmt.Sprintf(seekJS, step*steps/3000), &ms)
+		loaded = append(loaded, ms)
+	}
+	return opens, early, loaded
 }

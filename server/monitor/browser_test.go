@@ -200,6 +200,22 @@ func writeSimReplay(t *testing.T, root string, sim simReplay) string {
 	return stream.CompactPath(root, info)
 }
 
+// damageChunk breaks the payload of the chunk of the replay at path that
+// starts at step first (its checksum then fails).
+func damageChunk(t *testing.T, path string, first int) {
+	t.Helper()
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, c := range r.Chunks {
+		if c.First == first {
+			data[c.Offset+40] ^= 0xff
+		}
+	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+}
+
 func copyDir(t *testing.T, from, to string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(to, 0o755))
@@ -224,14 +240,7 @@ func TestBrowser_DamagedCompactReplayShowsTheGapAndPlaysOn(t *testing.T) {
 	require.NoError(t, err)
 	want, err := r.Step(210)
 	require.NoError(t, err)
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	for _, c := range r.Chunks {
-		if c.First == 120 {
-			data[c.Offset+40] ^= 0xff
-		}
-	}
-	require.NoError(t, os.WriteFile(path, data, 0o644))
+	damageChunk(t, path, 120)
 	ts := startLibrary(t, root)
 	id := filepath.Base(path)
 

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -364,7 +366,8 @@ func siteFiles(t *testing.T, out string) map[string][]byte {
 // It publishes a 400-step and a 3,000-step replay of 2 × 50 agents on a
 // 100 × 100 map, serves the site with python3 -m http.server and reports,
 // in headless Chromium, the time from navigation to the first frame and of
-// seeks right after it and once the page has read the whole replay.
+// seeks right after it and once the page has read the whole replay; the
+// same served by Go's http.FileServer and by massim replay, for comparison.
 func TestTiming_StaticSite(t *testing.T) {
 	if os.Getenv("MASSIM_TIMING") == "" {
 		t.Skip("set MASSIM_TIMING=static to measure")
@@ -383,10 +386,13 @@ func TestTiming_StaticSite(t *testing.T) {
 	require.NoError(t, err)
 	url, _ := staticServer(t, root)
 	lib := startLibrary(t, dir) // the same replays served by massim replay, for comparison
+	goFiles := httptest.NewServer(http.FileServer(http.Dir(root))) // and the site by a faster static server
+	t.Cleanup(goFiles.Close)
 	page := openBrowser(t)
 	for _, s := range rep.Site.Loose {
 		for _, way := range []struct{ name, url string }{
-			{"static site", url + "/site/viewer/?src=../" + s.Replay},
+			{"static site (python3 -m http.server)", url + "/site/viewer/?src=../" + s.Replay},
+			{"static site (Go http.FileServer)", goFiles.URL + "/site/viewer/?src=../" + s.Replay},
 			{"massim replay", lib.URL + "/?replay=" + fmt.Sprintf("r%d.mreplay", s.Steps)},
 		} {
 			opens, early, loaded := timeReplay(page, way.url, s.Steps)

@@ -385,7 +385,7 @@ func TestTiming_StaticSite(t *testing.T) {
 	rep, err := publish.Publish(dir, filepath.Join(root, "site"), publish.Options{})
 	require.NoError(t, err)
 	url, _ := staticServer(t, root)
-	lib := startLibrary(t, dir) // the same replays served by massim replay, for comparison
+	lib := startLibrary(t, dir)                                    // the same replays served by massim replay, for comparison
 	goFiles := httptest.NewServer(http.FileServer(http.Dir(root))) // and the site by a faster static server
 	t.Cleanup(goFiles.Close)
 	page := openBrowser(t)

@@ -74,8 +74,9 @@ type tournament struct {
 
 // collect reads dir: its tournament folders, their replays and the
 // replays no manifest names. Replays are read into memory (converted when
-// official); they are compact files of a few hundred KB.
-func collect(dir string) (*Site, error) {
+// official, unless out holds the conversion already); they are compact
+// files of a few hundred KB.
+func collect(dir, out string) (*Site, error) {
 	var tours []tournament
 	var found []string // replay files and official replay folders
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -126,13 +127,9 @@ func collect(dir string) (*Site, error) {
 	}
 	used := map[string]bool{}
 	for _, path := range found {
-		data, err := replayBytes(path)
+		r, data, name, err := readReplay(path, out, used)
 		if err != nil {
 			return nil, err
-		}
-		r, err := compact.Parse(data)
-		if err != nil {
-			return nil, fmt.Errorf("publish: %s: %w", path, err)
 		}
 		owner := ownerOf(dir, path, tours)
 		s := byKey[owner+"\x00"+r.Meta.Sim]
@@ -144,7 +141,7 @@ func collect(dir string) (*Site, error) {
 		if err := s.describe(r); err != nil {
 			return nil, fmt.Errorf("publish: %s: %w", path, err)
 		}
-		s.Replay = "replays/" + uniqueName(used, r.Meta.Sim) + compact.Extension
+		s.Replay = siteReplay(name)
 		s.Size = int64(len(data))
 		site.Replays++
 		site.Bytes += s.Size
@@ -258,19 +255,54 @@ func ownerOf(dir, path string, tours []tournament) string {
 	return owner
 }
 
-// replayBytes is the compact replay at path, or the official replay
-// folder at path converted.
-func replayBytes(path string) ([]byte, error) {
+// siteReplay is the site path of the replay named name.
+func siteReplay(name string) string { return "replays/" + name + compact.Extension }
+
+// readReplay reads the compact replay at path, or the official replay
+// folder at path converted, and gives it its name on the site. A
+// conversion that out holds from an earlier publish, newer than every file
+// of the folder, is taken as it is: converting is deterministic, and an
+// official replay of a few hundred MB takes seconds to convert.
+func readReplay(path, out string, used map[string]bool) (*compact.Replay, []byte, string, error) {
+	var data []byte
+	var name string
 	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("publish: %w", err)
+	if err == nil && !fi.IsDir() {
+		data, err = os.ReadFile(path)
 	}
-	if !fi.IsDir() {
-		data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("publish: %w", err)
+	}
+	if fi.IsDir() {
+		o, err := replays.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("publish: %w", err)
+			return nil, nil, "", fmt.Errorf("publish: %w", err)
 		}
-		return data, nil
+		name = uniqueName(used, o.Static.Sim)
+		if data, err = officialBytes(path, o.Static.Sim, filepath.Join(out, filepath.FromSlash(siteReplay(name)))); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	r, err := compact.Parse(data)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("publish: %s: %w", path, err)
+	}
+	if name == "" {
+		name = uniqueName(used, r.Meta.Sim)
+	}
+	return r, data, name, nil
+}
+
+// officialBytes is the official replay folder src of simulation sim as a
+// compact replay: the file done when it is that simulation's and newer
+// than every file of src; else converted.
+func officialBytes(src, sim, done string) ([]byte, error) {
+	if fi, err := os.Stat(done); err == nil && newerThanFiles(fi.ModTime(), src) {
+		if data, err := os.ReadFile(done); err == nil {
+			if r, err := compact.Parse(data); err == nil && r.Meta.Sim == sim {
+				return data, nil
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp("", "massim-publish-")
 	if err != nil {
@@ -278,7 +310,7 @@ func replayBytes(path string) ([]byte, error) {
 	}
 	defer os.RemoveAll(tmp)
 	dst := filepath.Join(tmp, "replay"+compact.Extension)
-	if _, err := convertOfficial(path, dst); err != nil {
+	if _, err := convertOfficial(src, dst); err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	data, err := os.ReadFile(dst)
@@ -286,6 +318,22 @@ func replayBytes(path string) ([]byte, error) {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
 	return data, nil
+}
+
+// newerThanFiles tells whether t is after the modification time of every
+// file in dir.
+func newerThanFiles(t time.Time, dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.ModTime().Before(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // isOfficial tells whether dir is a replay folder in the official layout.

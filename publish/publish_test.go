@@ -13,6 +13,7 @@ import (
 
 	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/convert"
 	"github.com/massim-go/massim/server"
 )
 
@@ -96,9 +97,22 @@ func TestPublish_LeagueFolderHasEveryMatchAndTheRatings(t *testing.T) {
 	}
 	assert.Less(t, size, int64(1<<20), "the viewer is at most 1 MB")
 
+	converted := 0
+	convertOfficial = func(src, dst string) (convert.Stats, error) {
+		converted++
+		return convert.ToCompact(src, dst)
+	}
+	t.Cleanup(func() { convertOfficial = convert.ToCompact })
 	again, err := Publish(dir, out, Options{Title: "League"})
 	require.NoError(t, err)
-	assert.Empty(t, again.Written, "nothing changed, nothing written (the official replay converts to the same bytes)")
+	assert.Empty(t, again.Written, "nothing changed, nothing written")
+	assert.Zero(t, converted, "the conversion of the official replay is taken from the site")
+	now := time.Now().Add(time.Minute) // the official folder changes after it was published
+	require.NoError(t, os.Chtimes(filepath.Join(official, "5.json"), now, now))
+	again, err = Publish(dir, out, Options{Title: "League"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, converted, "converted again")
+	assert.Empty(t, again.Written, "to the same bytes: nothing written")
 }
 
 // TestPublish_AFolderOfReplaysIsListedByTheirOwnScores: without a manifest

@@ -42,7 +42,7 @@ func Publish(dir, out string, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("publish: %s is inside %s, which publish only reads", out, dir)
 		}
 	}
-	site, err := collect(dir)
+	site, err := collect(dir, out)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,12 @@ var pageTemplate = template.Must(template.New("index").Funcs(template.FuncMap{
 	"watch": watchURL,
 	"date":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	"size":  sizeText,
+	"count": func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	},
 	"vs": func(teams []string, scores []int64) string {
 		parts := make([]string, len(teams))
 		for i, t := range teams {
@@ -98,7 +104,7 @@ a { color: #1f5f9a; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<p class="small">{{len .Matches}} matches, {{.Replays}} replays ({{size .Bytes}}). A replay opens in the viewer in this browser; a step has its own link (…#120). Open any replay file: <a href="viewer/">viewer</a>.</p>
+<p class="small">{{count (len .Matches) "match" "matches"}}, {{count .Replays "replay" "replays"}} ({{size .Bytes}}). A replay opens in the viewer in this browser; a step has its own link (…#120). Open any replay file: <a href="viewer/">viewer</a>.</p>
 {{if .Standings}}
 <h2 id="standings">Standings</h2>
 <table class="standings">

@@ -193,6 +193,7 @@ func TestStatic_SiteListsTheTournamentAndEveryReplayOpensAtExactSteps(t *testing
 		page.Wait(fmt.Sprintf(`window.massim && massim.loaded && massim.step === %d`, s.steps-1))
 		assertShowsStep(t, page, r, s.steps-1, "the final step's link")
 	}
+	assert.Equal(t, url+"/club/contest/", page.Text(`document.getElementById('lnk-replays').href`), "the viewer links back to the results")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
 	log := requests()
 	assert.NotContains(t, log, "info.json", "a published page asks for no endpoint of our server")

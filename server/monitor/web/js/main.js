@@ -98,6 +98,13 @@ async function start() {
   // A replay file: by URL, dropped or chosen; a published page (no
   // server behind it) asks for nothing else.
   acceptDrops(f => openLocal(readLocalFile(f), null));
+  if (staticSite) {
+    // The published site's index is the folder above the viewer.
+    const back = $('lnk-replays');
+    back.href = '../';
+    back.textContent = 'Results';
+    back.hidden = false;
+  }
   if (params.has('src')) return openLocal(fetchReplay(params.get('src')), hashStep());
   if (staticSite) return showOpen();
   const infoFetch = getJSON('info.json').catch(() => ({ live: true, replays: false }));

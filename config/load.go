@@ -65,7 +65,7 @@ func parse(src source, name, id, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg.Path = name
-	cfg.digest = treeDigest(tree)
+	cfg.digest, cfg.parts = treeDigest(tree), treeParts(tree)
 	return cfg, nil
 }
 
@@ -79,7 +79,7 @@ func build(tree *node, file string, res resolver) (*Config, error) {
 	}
 	server, serverOK := readServer(r, root)
 	matches := readMatches(r, root, res)
-	teams, teamsOK := readTeams(r, root)
+	teams, teamsOK := readTeams(r, root, res)
 	cfg := &Config{Server: server, Match: matches, Teams: teams, res: res}
 	if serverOK && teamsOK {
 		checkTeamsPerMatch(r, root, server, teams)

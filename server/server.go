@@ -54,6 +54,9 @@ type Options struct {
 	// Lineup, when set, makes the tournament a single match of these teams
 	// (massim match) instead of the config's tournament mode.
 	Lineup []string
+	// MatchID names the match for team commands ({match}, the team logs
+	// <match>-<team>.log); "" uses the match's number in the schedule.
+	MatchID string
 	// TournamentSeed seeds the line-ups of random mode; 0 means the clock.
 	// A resumed tournament uses the seed recorded in its manifest.
 	TournamentSeed int64
@@ -218,7 +221,14 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	if finished {
 		state = StateFinished
 	}
-	if serr := p.record.setState(state); serr != nil {
+	// Interrupted before the launch of a new tournament: nothing was played,
+	// so nothing is kept for a next start to rename.
+	summary.NothingPlayed = p.fresh && !p.launched && errors.Is(err, ErrInterrupted)
+	record := p.record.setState
+	if summary.NothingPlayed {
+		record = func(string) error { return p.record.discard() }
+	}
+	if serr := record(state); serr != nil {
 		err = errors.Join(err, serr)
 	}
 	s.ctrl.finished()

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -36,6 +37,30 @@ type tournamentFlags struct {
 	// skipped setup lines from warnings into errors.
 	strictConfig bool
 	strictSetup  bool
+	// port overrides server.port when set (0: a free port).
+	port portFlag
+}
+
+// portFlag is -port: set only when given.
+type portFlag struct {
+	value int
+	set   bool
+}
+
+func (p *portFlag) String() string {
+	if !p.set {
+		return ""
+	}
+	return strconv.Itoa(p.value)
+}
+
+func (p *portFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("want a port 0-65535 (0: a free one), not %q", s)
+	}
+	p.value, p.set = n, true
+	return nil
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -52,7 +77,8 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	fs.BoolVar(&f.linger, "linger", false,
 		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
-	f.logs.register(fs)
+	fs.Var(&f.port, "port", "agent port, overriding server.port; 0 takes a free one (printed, and given to team commands as {port})")
+	f.logs.register(fs, "the config's logLevel, else normal")
 	f.profile.register(fs, "the server")
 }
 
@@ -87,6 +113,9 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 			return nil, fmt.Errorf("-launch: %w", err)
 		}
 		cfg.Server.Launch = f.launch
+	}
+	if f.port.set {
+		cfg.Server.Port = f.port.value
 	}
 	return cfg, nil
 }
@@ -186,15 +215,21 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	// What can fail because of the machine comes first (the folder's lock,
 	// the ports), so that a failed start writes nothing.
 	if err := srv.Open(); err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer srv.Close()
+	if addr, ok := srv.Addr().(*net.TCPAddr); ok {
+		log.Info().Int("port", addr.Port).Msg("agent port")
+		if f.port.set {
+			fmt.Fprintf(stdout, "agent port: %d\n", addr.Port)
+		}
+	}
 	if !monitorOn {
 		monitorAddr = ""
 	}
 	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
 	if err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer ports.close()
 	if err := spec.prepare(); err != nil {
@@ -212,11 +247,16 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
+	case summary.NothingPlayed:
+		fmt.Fprintln(stdout, "stopped before the launch: nothing was played, and nothing is left to resume")
 	case len(summary.Standings) > 0:
 		fmt.Fprintln(stdout, "no simulation was played")
 	}
 	if summary.Dir != "" {
 		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)
+	}
+	if errors.Is(err, server.ErrInterrupted) && summary.NothingPlayed {
+		return &exitError{code: 4} // said above
 	}
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
@@ -225,6 +265,17 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		// Open pages keep their history and the replays stay listed.
 		fmt.Fprintf(stdout, "tournament over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", ports.monitor.URL())
 		<-ctx.Done()
+	}
+	return err
+}
+
+// startFailed writes why the start failed into the log file too, when the
+// config keeps one: it was opened before the ports, and an unattended
+// organiser reads the file, not the console (which shows the error twice
+// then: this line and main's message).
+func startFailed(log zerolog.Logger, cfg *config.Config, err error) error {
+	if cfg.Server.LogPath != "" {
+		log.Error().Err(err).Msg("the server did not start")
 	}
 	return err
 }

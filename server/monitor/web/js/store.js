@@ -15,6 +15,7 @@ const checkLimit = 400; // checkpoints kept at most
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 const showWait = 150; // ms that loads wait at most for the page to show a step that came alone (shown)
 const retrySoon = 150; // ms, instead, when the steps it lacked are known to exist
+const localBatch = 3; // segments of a replay file decompressed in one task
 
 export class Store {
   // local, when set, is a replay file read in the page (replayfile.js):
@@ -464,8 +465,19 @@ export class Store {
     this.fill = true;
     if (!this.segments) return;
     if (this.local) {
-      for (const g of this.segments) if (this.rawBytes <= rawLimit) this.takeLocal(g);
-      this.onChange();
+      // A replay file: its segments are decompressed a few at a time, each
+      // batch a task of its own, so that a seek right after the first frame
+      // does not wait for all of them (it takes its own segment at once).
+      const todo = [...this.segments];
+      this.packed = new Promise(resolve => {
+        const batch = () => {
+          for (const g of todo.splice(0, localBatch)) if (this.rawBytes <= rawLimit) this.takeLocal(g);
+          if (todo.length) return setTimeout(batch);
+          this.onChange();
+          resolve();
+        };
+        setTimeout(batch);
+      }).finally(() => (this.packed = null));
       return;
     }
     const sim = this.sim;

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,6 +27,8 @@ type Site struct {
 	Loose     []*Sim // replays that no manifest names
 	Replays   int    // replay files on the site
 	Bytes     int64  // their size
+
+	results map[string]string // site path → result file it copies
 }
 
 // Standing is a line of the standings: server.Standing and, for a league,
@@ -44,6 +47,7 @@ type Match struct {
 	Points []int // the teams' points over its simulations
 	Winner string
 	Sims   []*Sim
+	Result string // site path of the match's result file ("" when there is none)
 }
 
 // Sim is one simulation and its replay.
@@ -104,7 +108,7 @@ func collect(dir, out string) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
-	site := &Site{Title: filepath.Base(filepath.Clean(dir))}
+	site := &Site{Title: filepath.Base(filepath.Clean(dir)), results: map[string]string{}}
 	if abs, err := filepath.Abs(dir); err == nil {
 		site.Title = filepath.Base(abs)
 	}
@@ -115,6 +119,14 @@ func collect(dir, out string) (*Site, error) {
 		for _, m := range matchesOf(t) {
 			for _, s := range m.Sims {
 				byKey[t.rel+"\x00"+s.Name] = s
+			}
+			for _, rf := range t.manifest.ResultFiles {
+				src := filepath.Join(dir, filepath.FromSlash(t.rel), rf.File)
+				if _, err := os.Stat(src); err != nil || rf.Match+1 != m.Number || rf.File != filepath.Base(rf.File) {
+					continue // a result file gone from the folder is left out, not an error
+				}
+				m.Result = path.Join("results", slug(t.rel), rf.File)
+				site.results[m.Result] = src
 			}
 			site.Matches = append(site.Matches, m)
 		}

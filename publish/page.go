@@ -115,7 +115,7 @@ a { color: #1f5f9a; }
 {{if .Matches}}<h2 id="matches">Matches</h2>{{end}}
 {{range .Matches}}
 <section class="match" id="{{.ID}}">
-<h3><a href="#{{.ID}}">Match {{.Number}}</a>{{if and .Folder (ne .Folder ".")}} <span class="small">{{.Folder}}</span>{{end}}: {{points .Teams .Points}} · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}}</h3>
+<h3><a href="#{{.ID}}">Match {{.Number}}</a>{{if and .Folder (ne .Folder ".")}} <span class="small">{{.Folder}}</span>{{end}}: {{points .Teams .Points}} · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}}{{if .Result}} <span class="small">· <a class="result" href="{{.Result}}">result file</a></span>{{end}}</h3>
 {{template "sims" .Sims}}
 </section>
 {{end}}

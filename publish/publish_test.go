@@ -35,7 +35,8 @@ func matchFolder(t *testing.T, dir string, teams []string, steps int, seed int64
 		sim.Scores = append(sim.Scores, server.TeamResult{Team: teams[i], Score: scores[len(scores)-1][i]})
 	}
 	m := server.Manifest{Format: server.ManifestFormat, Mode: "match", Teams: teams, State: server.StateFinished,
-		Simulations: []server.SimRecord{sim}}
+		Simulations: []server.SimRecord{sim}, ResultFiles: []server.ResultFileRecord{{File: "result_2000-01-01-12-00-00.json", Simulations: 1}}}
+	writeJSON(t, filepath.Join(dir, m.ResultFiles[0].File), map[string]any{"sim": sim.Name})
 	writeJSON(t, filepath.Join(dir, server.ManifestFile), m)
 }
 
@@ -82,9 +83,11 @@ func TestPublish_LeagueFolderHasEveryMatchAndTheRatings(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
 	require.NoError(t, err)
 	for _, want := range []string{"<th class=\"num\">rating</th>", "1523 ± 61", `id="` + site.Matches[1].ID + `"`,
-		`href="viewer/?src=../replays/946728000000_Alpha_Beta.mreplay"`, "Other replays"} {
+		`href="viewer/?src=../replays/946728000000_Alpha_Beta.mreplay"`, "Other replays",
+		`href="results/matches-001-B-A/result_2000-01-01-12-00-00.json"`} {
 		assert.Contains(t, string(page), want)
 	}
+	assert.FileExists(t, filepath.Join(out, "results", "matches-000-A-B", "result_2000-01-01-12-00-00.json"))
 	viewer, err := os.ReadFile(filepath.Join(out, Viewer, "index.html"))
 	require.NoError(t, err)
 	assert.Contains(t, string(viewer), "<html lang=\"en\" data-static>")

@@ -66,6 +66,15 @@ func Publish(dir, out string, opts Options) (*Report, error) {
 			}
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(site.results)) {
+		data, err := os.ReadFile(site.results[name])
+		if err != nil {
+			return nil, fmt.Errorf("publish: result file: %w", err)
+		}
+		if err := rep.put(out, name, data); err != nil {
+			return nil, err
+		}
+	}
 	page, err := indexPage(site)
 	if err != nil {
 		return nil, err

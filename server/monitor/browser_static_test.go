@@ -243,6 +243,7 @@ func TestStatic_AChosenADroppedAndASrcFileOpen(t *testing.T) {
   return true;
 })`, browsertest.JSString("/"+filepath.ToSlash(rel))), nil)
 	page.Wait(`window.massim && massim.sim === '946728360000_A_B' && massim.loaded`)
+	page.Wait(`massim.decodedAhead`) // the second file is decoded ahead for seeks too
 	r, err = compact.Open(dropped)
 	require.NoError(t, err)
 	assertShowsStepAsAPersonSees(t, page, r, 129)

@@ -193,6 +193,7 @@ async function showReplay(store, what, step) {
   await store.whenLoaded(Math.max(-1, Math.min(store.last, step ?? -1)));
   setStore(store);
   setState('replay');
+  decodeWhenIdle(); // stopped after the replay before, or after a file that did not open
   seek(step ?? -1);
 }
 
@@ -634,14 +635,23 @@ new ResizeObserver(redraw).observe($('mapbox'));
 // frame, as it is drawn in the next one.
 function aheadWhileIdle(deadline) {
   const store = app.store;
+  idleAsked = false;
   if (!['loading', 'replay', 'open'].includes(app.mode)) return; // the live page, the library
   if (app.state === 'error') return; // a replay that did not open: nothing will come to decode
   const budget = Math.min(idleAtMost, deadline.timeRemaining() - 1);
   if (store && app.seekTarget === null && !app.sideLater && budget > 1) store.decodeAhead(budget);
-  if (!store?.aheadDone) requestIdleCallback(aheadWhileIdle);
+  if (!store?.aheadDone) decodeWhenIdle();
 }
 const idleAtMost = 10; // ms of decoding ahead in one idle period
-if (window.requestIdleCallback) requestIdleCallback(aheadWhileIdle);
+let idleAsked = false;
+// decodeWhenIdle (re)starts aheadWhileIdle: at start-up, and for a replay
+// file opened after the last one was decoded (a dropped file).
+function decodeWhenIdle() {
+  if (idleAsked || !window.requestIdleCallback) return;
+  idleAsked = true;
+  requestIdleCallback(aheadWhileIdle);
+}
+decodeWhenIdle();
 
 requestAnimationFrame(frame);
 start().catch(e => {

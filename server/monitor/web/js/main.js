@@ -97,7 +97,8 @@ async function start() {
   const params = new URLSearchParams(location.search);
   // A replay file: by URL, dropped or chosen; a published page (no
   // server behind it) asks for nothing else.
-  acceptDrops(f => openLocal(readLocalFile(f), null));
+  // (Not on the live page: its feed keeps the running simulation on screen.)
+  acceptDrops(f => app.mode !== 'live' && openLocal(readLocalFile(f), null));
   if (staticSite) {
     // The published site's index is the folder above the viewer.
     const back = $('lnk-replays');

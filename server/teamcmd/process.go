@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -81,7 +82,8 @@ func Start(o Options) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("teamcmd: team %s has no command", o.Team.Name)
 	}
-	line, err := json.Marshal(spec{Argv: argv, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit,
+	env = mergeEnv(withoutSecrets(os.Environ()), env)
+	line, err := json.Marshal(spec{Argv: argv, Env: env, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit,
 		Restarts: o.Restarts, Grace: o.StopGrace})
 	if err != nil {
 		return nil, fmt.Errorf("teamcmd: %w", err)
@@ -104,7 +106,7 @@ func Start(o Options) (*Process, error) {
 	cmd := exec.Command(executable(), SupervisorArg)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, os.Stderr, os.Stderr
 	cmd.ExtraFiles = []*os.File{evW}
-	cmd.Env = append(withoutSecrets(os.Environ()), env...)
+	cmd.Env = withoutSecrets(os.Environ())
 	cmd.SysProcAttr = supervisorAttr()
 	if err := startSupervisor(cmd); err != nil {
 		closeAll(inW, evR)
@@ -213,6 +215,27 @@ func withoutSecrets(env []string) []string {
 			continue
 		}
 		out = append(out, kv)
+	}
+	return out
+}
+
+// mergeEnv appends extra to base; a variable set in both takes extra's
+// value, at base's place (a process sees only the first of two).
+func mergeEnv(base, extra []string) []string {
+	out := slices.Clone(base)
+	for _, kv := range extra {
+		name, _, _ := strings.Cut(kv, "=")
+		i := slices.IndexFunc(out, func(have string) bool { return strings.HasPrefix(have, name+"=") })
+		if i < 0 {
+			out = append(out, kv)
+			continue
+		}
+		out[i] = kv
+		for j := len(out) - 1; j > i; j-- {
+			if strings.HasPrefix(out[j], name+"=") {
+				out = slices.Delete(out, j, j+1)
+			}
+		}
 	}
 	return out
 }

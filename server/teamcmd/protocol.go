@@ -12,9 +12,11 @@ import (
 const SupervisorArg = "__massim-team-supervisor"
 
 // spec is what the server tells a supervisor, as one JSON line on its
-// standard input. The command's environment is the supervisor's own.
+// standard input (not in its arguments or environment: the password would
+// show in ps, and the team's variables would change the supervisor too).
 type spec struct {
 	Argv     []string      `json:"argv"`
+	Env      []string      `json:"env"` // the command's whole environment
 	Dir      string        `json:"dir,omitempty"`
 	Log      string        `json:"log,omitempty"` // "" discards the output
 	LogLimit int           `json:"logLimit"`

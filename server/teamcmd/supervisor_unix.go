@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,11 +36,11 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 	defer devnull.Close()
 	path := s.spec.Argv[0]
 	if !strings.Contains(path, "/") {
-		if path, err = exec.LookPath(path); err != nil {
+		if path, err = lookPath(path, s.spec.Env); err != nil {
 			return "cannot start: " + err.Error(), false
 		}
 	}
-	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: os.Environ(), Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
+	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: s.spec.Env, Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
 	p, err := os.StartProcess(path, s.spec.Argv, attr)
 	if err != nil {
 		return "cannot start: " + err.Error(), false
@@ -64,6 +65,26 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 			return t.status, true
 		}
 	}
+}
+
+// lookPath finds a program on the PATH of the command's environment.
+func lookPath(name string, env []string) (string, error) {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one wins, as in exec
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
 
 // tree is a running command: its process group (pgid = the leader's pid)

@@ -238,3 +238,20 @@ func sampleTeam(t *testing.T, srv *Server, name, password string) {
 		<-done
 	})
 }
+
+func TestTeamCommand_ACommandThatEndsForGoodDoesNotHoldTheMatchBack(t *testing.T) {
+	cfg := commandConfig(t, `, "teamConnectTimeout": 600000, "teamRestarts": 1`, 3, 2, map[string][]string{
+		"B": teamcmdtest.Command("chatty", "10"),
+	})
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
+	sampleTeam(t, srv, "A", "1")
+	sum, err := runTournament(t, srv) // bounded far below teamConnectTimeout
+	require.NoError(t, err)
+	st, err := ReadStats(sum.Dir)
+	require.NoError(t, err)
+	b := st.Simulations[0].Commands[0]
+	assert.False(t, b.Connected)
+	assert.Equal(t, 2, b.Exits, "the first run and its restart, both before the simulation")
+	assert.Equal(t, 1, b.Restarts)
+	assert.Contains(t, b.Note, "team command ended (exit status 0) before its agents were connected (0 of 2)")
+}

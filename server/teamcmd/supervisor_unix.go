@@ -93,6 +93,7 @@ type tree struct {
 	leader int
 	exited bool
 	status string
+	termed map[int]bool // reparented descendants that have had their SIGTERM
 }
 
 // reap collects every ended child, the leader's exit status among them.
@@ -116,7 +117,22 @@ func (t *tree) reap() {
 // supervisor (descendants that left the group and were reparented).
 func (t *tree) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-t.leader, sig)
+	t.signalNewcomers(sig)
+}
+
+// signalNewcomers sends sig to the reparented descendants; SIGTERM only to
+// those that have not had it (a descendant that left the group becomes the
+// supervisor's child only when its parent has died, so it gets its SIGTERM
+// then, with the rest of the grace period to end).
+func (t *tree) signalNewcomers(sig syscall.Signal) {
+	if t.termed == nil {
+		t.termed = map[int]bool{}
+	}
 	for _, pid := range reparentedChildren() {
+		if sig == syscall.SIGTERM && t.termed[pid] {
+			continue
+		}
+		t.termed[pid] = true
 		_ = syscall.Kill(pid, sig)
 	}
 }
@@ -151,6 +167,8 @@ func (t *tree) end(grace time.Duration) {
 		case <-tick.C:
 			if giveUp != nil {
 				t.signal(syscall.SIGKILL) // new reparented descendants
+			} else {
+				t.signalNewcomers(syscall.SIGTERM)
 			}
 		case <-deadline.C:
 			t.signal(syscall.SIGKILL)

@@ -30,6 +30,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		TeamStopGrace:          5 * time.Second,
 		TeamRestarts:           3,
 		TeamLogLimit:           1 << 20,
+		WaitForOffline:         WaitSeen,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -56,6 +57,7 @@ func TestServerDefaults(t *testing.T) {
 		TeamStopGrace:      5 * time.Second,
 		TeamRestarts:       3,
 		TeamLogLimit:       1 << 20,
+		WaitForOffline:     WaitSeen,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

@@ -21,8 +21,9 @@ type Config struct {
 	// "NOsetup"). A caller may log them as warnings or refuse the config.
 	UnknownKeys []string
 
-	res    resolver // where grid.file and setup were found; see ReadFile
-	digest []byte   // SHA-256 of the expanded config; see Checksum
+	res    resolver          // where grid.file and setup were found; see ReadFile
+	digest []byte            // SHA-256 of the expanded config; see Checksum
+	parts  map[string]string // digests of its parts; see ChecksumParts
 }
 
 // Tournament modes (docs/config.md, "Tournament modes").
@@ -59,6 +60,11 @@ type Server struct {
 	// extension). A connection that started with status-request is closed
 	// after this long without one.
 	FrontDeskTimeout time.Duration
+	// WaitForOffline says whether a step waits, up to its deadline, for
+	// an account of the match without a connection: WaitNever, WaitSeen
+	// (the default) or WaitAlways (key "waitForOffline"; massim-go
+	// extension).
+	WaitForOffline string
 	// Team commands (massim-go extensions, docs/config.md, "Team commands"):
 	// how long the accounts of a team with a command may take to connect
 	// before its match starts anyway (key "teamConnectTimeout", ms), how long

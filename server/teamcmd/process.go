@@ -50,7 +50,8 @@ type Process struct {
 
 	mu     sync.Mutex
 	counts Counts
-	pid    int // of the latest command process, also its process group
+	pid    int  // of the latest command process, also its process group
+	ended  bool // the supervisor reported the command's last exit
 
 	stopOnce sync.Once
 	done     chan struct{} // the supervisor has exited
@@ -105,7 +106,7 @@ func Start(o Options) (*Process, error) {
 	}
 	cmd := exec.Command(executable(), SupervisorArg)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, os.Stderr, os.Stderr
-	cmd.ExtraFiles = []*os.File{evW}
+	attachEvents(cmd, evW)
 	cmd.Env = withoutSecrets(os.Environ())
 	cmd.SysProcAttr = supervisorAttr()
 	if err := startSupervisor(cmd); err != nil {
@@ -121,21 +122,37 @@ func Start(o Options) (*Process, error) {
 // follow reads the supervisor's events until it exits.
 func (p *Process) follow(events *os.File) {
 	defer close(p.done)
-	sc := bufio.NewScanner(events)
-	for sc.Scan() {
-		var e event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(events)
+		for sc.Scan() {
+			var e event
+			if json.Unmarshal(sc.Bytes(), &e) == nil {
+				p.apply(e)
+			}
 		}
-		p.apply(e)
-	}
+	}()
+	err := p.cmd.Wait()
+	// What the supervisor wrote is in the pipe; read it, but do not wait
+	// for an end of file that a process holding the pipe by mistake would
+	// keep from coming.
+	_ = events.SetReadDeadline(time.Now().Add(time.Second))
+	<-read
 	_ = events.Close()
-	if err := p.cmd.Wait(); err != nil {
+	if err != nil {
 		p.log.Warn().Err(err).Msg("team supervisor ended with an error")
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.counts.Running = false
-	p.mu.Unlock()
+	if !p.ended && p.pid > 0 {
+		// The supervisor died before it could stop the team (someone killed
+		// it): its command died with it (parent-death signal on Linux), the
+		// rest of the command's process group goes now.
+		p.log.Error().Int("pgid", p.pid).Msg("team supervisor died; killing what is left of the team's process group")
+		killGroup(p.pid)
+	}
 }
 
 func (p *Process) apply(e event) {
@@ -150,6 +167,7 @@ func (p *Process) apply(e event) {
 	case "exited":
 		p.counts.Running = false
 		p.counts.Status = e.Status
+		p.ended = !e.Restart
 		switch {
 		case e.Stopped:
 			p.log.Info().Str("status", e.Status).Msg("team command stopped")

@@ -190,3 +190,14 @@ func describe(ws syscall.WaitStatus) string {
 		return "ended (" + strconv.Itoa(int(ws)) + ")"
 	}
 }
+
+// eventsOut is where the supervisor reports: descriptor 3, kept from the
+// command (a command holding the events pipe would keep the server from
+// seeing the supervisor's end).
+func eventsOut() *os.File {
+	syscall.CloseOnExec(3)
+	return os.NewFile(3, "events")
+}
+
+// attachEvents hands the events pipe to the supervisor as descriptor 3.
+func attachEvents(cmd *exec.Cmd, w *os.File) { cmd.ExtraFiles = []*os.File{w} }

@@ -29,3 +29,10 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 		return cmd.ProcessState.String(), true
 	}
 }
+
+// eventsOut: Windows passes no descriptors beyond the standard three, so
+// the supervisor reports on its standard output.
+func eventsOut() *os.File { return os.Stdout }
+
+// attachEvents makes the events pipe the supervisor's standard output.
+func attachEvents(cmd *exec.Cmd, w *os.File) { cmd.Stdout = w }

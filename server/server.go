@@ -63,6 +63,8 @@ type Options struct {
 	// MinStepDuration paces the simulation so a human can watch: a step
 	// lasts at least this long. Zero: as fast as the agents answer.
 	MinStepDuration time.Duration
+	// Rerun starts the (single) simulation from a recorded one.
+	Rerun *Rerun
 	// Now is the game clock (tests); nil means time.Now. It stamps
 	// request-actions and deadlines, judges whether an answer came in time
 	// and dates status responses. Socket read and write deadlines always
@@ -95,6 +97,8 @@ type Server struct {
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
 	closed   bool
+	quit     chan struct{} // closed by shutdown: waits of connections end
+	throttle loginThrottle // failed logins per remote address (throttle.go)
 }
 
 // New prepares a server for a validated config.
@@ -109,6 +113,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		ctrl:     newControl(),
 		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
+		quit:     make(chan struct{}),
 	}
 	mode := cfg.Server.TournamentMode
 	if len(opts.Lineup) > 0 {
@@ -182,13 +187,12 @@ func (s *Server) Listen() error {
 	if addr == "" {
 		addr = ":" + strconv.Itoa(s.cfg.Server.Port)
 	}
-	lc := net.ListenConfig{}
-	l, err := lc.Listen(context.Background(), "tcp", addr)
+	l, err := s.listenAgents(addr)
 	if err != nil {
-		return fmt.Errorf("server: listen for agents on %s: %w", addr, err)
+		return err
 	}
 	s.listener = l
-	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Msg("listening for agents")
+	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Bool("tls", s.cfg.Server.AgentTLS.On()).Msg("listening for agents")
 	s.wg.Add(1)
 	go s.acceptLoop(l)
 	return nil
@@ -216,7 +220,9 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 		return Summary{}, withPackage(err)
 	}
 	s.startConsole()
+	stopRetries := p.record.startRetries(context.Background())
 	summary, finished, err := s.runPlan(ctx, p)
+	stopRetries()
 	state := StateStopped
 	if finished {
 		state = StateFinished
@@ -224,23 +230,24 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	// Interrupted before the launch of a new tournament: nothing was played,
 	// so nothing is kept for a next start to rename.
 	summary.NothingPlayed = p.fresh && !p.launched && errors.Is(err, ErrInterrupted)
-	record := p.record.setState
 	if summary.NothingPlayed {
-		record = func(string) error { return p.record.discard() }
+		if derr := p.record.discard(); derr != nil {
+			err = errors.Join(err, derr)
+		}
+	} else {
+		p.record.setState(state)
 	}
-	if serr := record(state); serr != nil {
-		err = errors.Join(err, serr)
-	}
+	unrecorded := p.record.unrecorded()
 	s.ctrl.finished()
 	s.statusChanged()
 	summary.Dir = p.record.dir
 	summary.Finished = finished
 	summary.Standings = p.record.standings()
 	if err != nil {
-		return summary, withPackage(err)
+		return summary, withPackage(errors.Join(err, unrecorded))
 	}
 	s.sayBye()
-	return summary, nil
+	return summary, unrecorded
 }
 
 // Connected counts the accounts that have a live connection.
@@ -305,10 +312,13 @@ func (s *Server) sayBye() {
 // connection goroutines.
 func (s *Server) shutdown() {
 	s.connMu.Lock()
+	if !s.closed {
+		close(s.quit)
+	}
 	s.closed = true
 	_ = s.listener.Close()
 	for c := range s.conns {
-		_ = c.Close()
+		_ = closeConn(c)
 	}
 	s.connMu.Unlock()
 	s.wg.Wait()

@@ -255,3 +255,19 @@ func TestTeamCommand_ACommandThatEndsForGoodDoesNotHoldTheMatchBack(t *testing.T
 	assert.Equal(t, 1, b.Restarts)
 	assert.Contains(t, b.Note, "team command ended (exit status 0) before its agents were connected (0 of 2)")
 }
+
+func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.T) {
+	recA := filepath.Join(t.TempDir(), "a")
+	cfg := commandConfig(t, `, "teamConnectTimeout": 60000`, 3, 2, map[string][]string{
+		"A": teamcmdtest.Command("team", recA),
+	})
+	srv := newTournamentServer(t, cfg, Options{WaitForAgents: 10 * time.Minute})
+	sampleTeam(t, srv, "B", "2")
+	sum, err := runTournament(t, srv) // bounded far below -wait-agents
+	require.NoError(t, err)
+	require.True(t, sum.Finished)
+	st, err := ReadStats(sum.Dir)
+	require.NoError(t, err)
+	assert.True(t, st.Simulations[0].Commands[0].Connected, "A's agents came with its command, after the launch")
+	requireNoTeamProcess(t, readRecords(t, recA)...)
+}

@@ -36,12 +36,15 @@ func TestScriptsOnSlurm(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(massim), 0o755))
 	require.NoError(t, os.WriteFile(massim, []byte(standIn), 0o755))
 
-	s := Scripts{Dir: dir, Massim: massim, Matches: 3, Options: []string{"--time=00:05:00"}}
+	// The user's options come after ours: a second --array (here: one task
+	// at a time) replaces the script's own.
+	s := Scripts{Dir: dir, Massim: massim, Matches: 3, Options: []string{"--time=00:05:00", "--array=0-2%1"}}
 	require.NoError(t, s.Write())
 	jobs, err := Submit(context.Background(), dir, c.Env())
 	require.NoError(t, err)
 	require.NotEmpty(t, jobs.Matches)
 	require.NotEmpty(t, jobs.Merge)
+	require.Contains(t, c.Run("scontrol", "show", "job", jobs.Matches), "ArrayTaskThrottle=1")
 	c.WaitFor("the merge job to end", 2*time.Minute, func() bool {
 		return strings.TrimSpace(c.Run("squeue", "--noheader", "--jobs="+jobs.Matches+","+jobs.Merge)) == ""
 	})

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -371,13 +372,21 @@ func (c *Cluster) running(name string) bool {
 // cluster's slurm.conf: the daemons, slurmstepd, the jobs and whatever the
 // jobs started (team commands included) unless they cleared their
 // environment.
-func (c *Cluster) Processes() []int {
+func (c *Cluster) Processes() []int { return c.ProcessesWith() }
+
+// ProcessesWith lists the processes of the cluster (see Processes) whose
+// environment also holds every one of vars ("SLURM_ARRAY_TASK_ID=1" …):
+// those of one job or array task.
+func (c *Cluster) ProcessesWith(vars ...string) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		c.t.Errorf("slurmtest: %v", err)
 		return nil
 	}
-	mark := []byte("SLURM_CONF=" + c.Conf + "\x00")
+	marks := [][]byte{[]byte("\x00SLURM_CONF=" + c.Conf + "\x00")}
+	for _, v := range vars {
+		marks = append(marks, []byte("\x00"+v+"\x00"))
+	}
 	var pids []int
 	for _, e := range entries {
 		var pid int
@@ -385,13 +394,12 @@ func (c *Cluster) Processes() []int {
 			continue
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue // gone, or not ours to read
+		if err != nil || len(env) == 0 {
+			continue // gone, a zombie, or not ours to read
 		}
-		if bytes.HasPrefix(env, mark) || bytes.Contains(env, append([]byte{0}, mark...)) {
-			if !zombie(pid) {
-				pids = append(pids, pid)
-			}
+		env = append(append([]byte{0}, env...), 0) // every variable between two 0 bytes
+		if !slices.ContainsFunc(marks, func(m []byte) bool { return !bytes.Contains(env, m) }) && !zombie(pid) {
+			pids = append(pids, pid)
 		}
 	}
 	return pids

@@ -172,7 +172,7 @@ func config(dir, node, hardware, mungeSocket string, ctldPort, slurmdPort int) s
 	line("SlurmctldDebug=info")
 	line("SlurmdDebug=info")
 	line("NodeName=%s NodeAddr=127.0.0.1 %s State=UNKNOWN", node, hardware)
-	line("PartitionName=test Nodes=%s Default=YES MaxTime=INFINITE State=UP", node)
+	line("PartitionName=short Nodes=%s Default=YES MaxTime=INFINITE State=UP", node) // named as in docs/leagues.md
 	return b.String()
 }
 

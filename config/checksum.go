@@ -13,12 +13,20 @@ import (
 // is played: an organiser may change them when restarting a crashed
 // tournament (a busy port, another launch time, a new admin token), so they
 // stay out of the checksum.
-var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat"}
+var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat",
+	"waitForOffline", "teamConnectTimeout", "teamStopGrace", "teamRestarts", "teamLogLimit"}
+
+// teamRunKeys are the keys of a team entry that say how the server starts
+// the team's agents (docs/config.md, "Team commands"), not who plays: like
+// agents connecting by hand, which the checksum cannot see either, a team
+// may fix its command or move its folder between the runs of a tournament.
+var teamRunKeys = []string{"command", "dir", "env"}
 
 // Checksum identifies what a tournament plays: "sha256:" and the hex SHA-256
 // of the expanded config (every include inserted, keys in file order, the
 // server block without its operational keys launch, port, backlog, logLevel,
-// logPath, adminToken, frontDeskTimeout and replayFormat) followed by the content of every map bitmap and
+// logPath, adminToken, frontDeskTimeout, replayFormat, waitForOffline and the team command
+// keys; the teams without their command, dir and env) followed by the content of every map bitmap and
 // setup file the match entries name. A resumed tournament must have the same
 // checksum as the one it continues.
 func (c *Config) Checksum() (string, error) {
@@ -74,7 +82,11 @@ func hashNode(h hash.Hash, n *node, root bool) {
 		for _, m := range n.members {
 			writeString(h, m.key)
 			if root && m.key == "server" && m.value.kind == kindObject {
-				hashServer(h, m.value)
+				hashWithout(h, m.value, operationalKeys)
+				continue
+			}
+			if root && m.key == "teams" && m.value.kind == kindObject {
+				hashTeams(h, m.value)
 				continue
 			}
 			hashNode(h, m.value, false)
@@ -83,15 +95,29 @@ func hashNode(h hash.Hash, n *node, root bool) {
 	}
 }
 
-// hashServer hashes the server block without its operational keys.
-func hashServer(h hash.Hash, n *node) {
+// hashWithout hashes an object without the given keys.
+func hashWithout(h hash.Hash, n *node, skip []string) {
 	h.Write([]byte{'{'})
 	for _, m := range n.members {
-		if slices.Contains(operationalKeys, m.key) {
+		if slices.Contains(skip, m.key) {
 			continue
 		}
 		writeString(h, m.key)
 		hashNode(h, m.value, false)
+	}
+	h.Write([]byte{'}'})
+}
+
+// hashTeams hashes the teams block without the team command keys.
+func hashTeams(h hash.Hash, n *node) {
+	h.Write([]byte{'{'})
+	for _, m := range n.members {
+		writeString(h, m.key)
+		if m.value.kind == kindObject {
+			hashWithout(h, m.value, teamRunKeys)
+		} else {
+			hashNode(h, m.value, false)
+		}
 	}
 	h.Write([]byte{'}'})
 }

@@ -38,6 +38,7 @@ func TestChecksum_SameForWhatPlaysTheSame(t *testing.T) {
 		{"operational key adminToken", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "adminToken": "s3cret",`})},
 		{"operational key replayFormat", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "replayFormat": "both",`})},
 		{"operational key frontDeskTimeout", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 2500,`})},
+		{"operational key waitForOffline", edited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "waitForOffline": "never",`})},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,4 +121,18 @@ func TestFrontDeskTimeout_IsAnExtensionKeyInMillisecondsDefaultTenSeconds(t *tes
 
 	_, err = loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "frontDeskTimeout": 0,`})
 	assert.ErrorContains(t, err, "server.frontDeskTimeout")
+}
+
+func TestWaitForOffline_IsAnExtensionKeyDefaultSeen(t *testing.T) {
+	cfg, err := loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "waitForOffline": "always",`})
+	require.NoError(t, err)
+	assert.Equal(t, WaitAlways, cfg.Server.WaitForOffline)
+	assert.Empty(t, cfg.UnknownKeys)
+
+	cfg, err = loadEdited(t)
+	require.NoError(t, err)
+	assert.Equal(t, WaitSeen, cfg.Server.WaitForOffline)
+
+	_, err = loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "waitForOffline": "sometimes",`})
+	assert.ErrorContains(t, err, `server.waitForOffline: must be "never", "seen" or "always"`)
 }

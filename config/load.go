@@ -79,7 +79,7 @@ func build(tree *node, file string, res resolver) (*Config, error) {
 	}
 	server, serverOK := readServer(r, root)
 	matches := readMatches(r, root, res)
-	teams, teamsOK := readTeams(r, root)
+	teams, teamsOK := readTeams(r, root, res)
 	cfg := &Config{Server: server, Match: matches, Teams: teams, res: res}
 	if serverOK && teamsOK {
 		checkTeamsPerMatch(r, root, server, teams)

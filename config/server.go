@@ -36,8 +36,22 @@ func serverDefaults() layer {
 		"adminToken":             "", // admin API off
 		"replayFormat":           ReplayCompact,
 		"frontDeskTimeout":       10 * time.Second,
+		"waitForOffline":         WaitSeen,
+		"teamConnectTimeout":     60 * time.Second,
+		"teamStopGrace":          5 * time.Second,
+		"teamRestarts":           3,
+		"teamLogLimit":           1 << 20,
 	}
 }
+
+// Whom a step waits for while an account of the match has no connection
+// (server.waitForOffline, a massim-go extension; docs/config.md, "Offline
+// agents").
+const (
+	WaitNever  = "never"  // no account without a connection
+	WaitSeen   = "seen"   // an account that has logged in before: a team restarting (the default)
+	WaitAlways = "always" // every account of the match, as the Java server does
+)
 
 // Replay formats (server.replayFormat, a massim-go extension).
 const (
@@ -98,6 +112,12 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		str("replayFormat")                    // massim-go extension, like adminToken
+		str("waitForOffline")                  // massim-go extension, like adminToken
+		// Team commands (massim-go extensions, like adminToken).
+		millis("teamConnectTimeout", atLeast(1))
+		millis("teamStopGrace", atLeast(0))
+		num("teamRestarts", atLeast(0))
+		num("teamLogLimit", atLeast(1024))
 		o.finish()
 		checkServerStrings(r, o, given)
 	}
@@ -128,6 +148,9 @@ func checkServerStrings(r *report, o *object, given layer) {
 	}
 	if f, ok := given["replayFormat"].(string); ok && f != ReplayCompact && f != ReplayOfficial && f != ReplayBoth {
 		r.fail(o.opt("replayFormat").file, o.keyPath("replayFormat"), "must be %q, %q or %q", ReplayCompact, ReplayOfficial, ReplayBoth)
+	}
+	if w, ok := given["waitForOffline"].(string); ok && w != WaitNever && w != WaitSeen && w != WaitAlways {
+		r.fail(o.opt("waitForOffline").file, o.keyPath("waitForOffline"), "must be %q, %q or %q", WaitNever, WaitSeen, WaitAlways)
 	}
 	if launch, ok := given["launch"].(string); ok {
 		// The syntax does not depend on the clock; the server parses again at start.

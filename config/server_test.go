@@ -26,6 +26,11 @@ func TestServerBlockAsGiven(t *testing.T) {
 		WaitBetweenSimulations: 5 * time.Second,
 		FrontDeskTimeout:       10 * time.Second,
 		ReplayFormat:           ReplayCompact,
+		TeamConnectTimeout:     time.Minute,
+		TeamStopGrace:          5 * time.Second,
+		TeamRestarts:           3,
+		TeamLogLimit:           1 << 20,
+		WaitForOffline:         WaitSeen,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -37,17 +42,22 @@ func withoutDefaulted(s Server) Server {
 
 func TestServerDefaults(t *testing.T) {
 	defaults := Server{
-		TournamentMode:   ModeRoundRobin,
-		TeamsPerMatch:    2,
-		Launch:           "key",
-		Port:             12300,
-		Backlog:          10000,
-		AgentTimeout:     4 * time.Second,
-		ResultPath:       "results",
-		LogLevel:         "normal",
-		MaxPacketLength:  65536,
-		ReplayFormat:     ReplayCompact,
-		FrontDeskTimeout: 10 * time.Second,
+		TournamentMode:     ModeRoundRobin,
+		TeamsPerMatch:      2,
+		Launch:             "key",
+		Port:               12300,
+		Backlog:            10000,
+		AgentTimeout:       4 * time.Second,
+		ResultPath:         "results",
+		LogLevel:           "normal",
+		MaxPacketLength:    65536,
+		ReplayFormat:       ReplayCompact,
+		FrontDeskTimeout:   10 * time.Second,
+		TeamConnectTimeout: time.Minute,
+		TeamStopGrace:      5 * time.Second,
+		TeamRestarts:       3,
+		TeamLogLimit:       1 << 20,
+		WaitForOffline:     WaitSeen,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

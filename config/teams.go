@@ -4,7 +4,7 @@ import "fmt"
 
 // readTeams reads the "teams" block in file order (docs/config.md, "Teams and accounts": team order
 // decides pairings and the order of teams in a match).
-func readTeams(r *report, root *object) ([]Team, bool) {
+func readTeams(r *report, root *object, res resolver) ([]Team, bool) {
 	block, ok := root.child("teams")
 	if !ok {
 		return nil, false
@@ -26,9 +26,11 @@ func readTeams(r *report, root *object) ([]Team, bool) {
 		}
 		prefix, okPrefix := entry.string("prefix")
 		password, okPassword := entry.string("password")
+		team := Team{Name: m.key, Prefix: prefix, Password: password}
+		readTeamCommand(r, entry, &team, res)
 		entry.finish()
 		if okPrefix && okPassword {
-			teams = append(teams, Team{Name: m.key, Prefix: prefix, Password: password})
+			teams = append(teams, team)
 		}
 	}
 	return teams, r.okSince(mark)

@@ -59,6 +59,22 @@ type Server struct {
 	// extension). A connection that started with status-request is closed
 	// after this long without one.
 	FrontDeskTimeout time.Duration
+	// WaitForOffline says whether a step waits, up to its deadline, for
+	// an account of the match without a connection: WaitNever, WaitSeen
+	// (the default) or WaitAlways (key "waitForOffline"; massim-go
+	// extension).
+	WaitForOffline string
+	// Team commands (massim-go extensions, docs/config.md, "Team commands"):
+	// how long the accounts of a team with a command may take to connect
+	// before its match starts anyway (key "teamConnectTimeout", ms), how long
+	// a stopped command has between SIGTERM and SIGKILL ("teamStopGrace",
+	// ms), how often a command that exits during a match is started again
+	// ("teamRestarts") and the size at which a team's log is cut
+	// ("teamLogLimit", bytes).
+	TeamConnectTimeout time.Duration
+	TeamStopGrace      time.Duration
+	TeamRestarts       int
+	TeamLogLimit       int
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }
@@ -68,6 +84,17 @@ type Team struct {
 	Name     string
 	Prefix   string
 	Password string
+	// Command starts the team's agents before each of its matches
+	// (massim-go extension, docs/config.md, "Team commands"): the program
+	// and its arguments, run without a shell, with {placeholders} still in
+	// them. Nil: the team connects by itself.
+	Command []string
+	// Dir is the command's working folder, absolute (the config gives it
+	// relative to the file that names it); "" is the server's.
+	Dir string
+	// Env are variables added to the command's environment (values may
+	// hold placeholders).
+	Env map[string]string
 }
 
 // Bounds is an inclusive [min, max] pair.

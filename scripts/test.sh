@@ -29,6 +29,7 @@ install_chromium
 # chart, phone, …) here for a person to look at.
 export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
 mkdir -p "$MASSIM_ARTIFACTS"
+scripts/install/python.sh
 scripts/install/slurm.sh
 go vet ./...
 # One binary for whatever machine an organiser runs: every package must also

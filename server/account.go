@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 )
@@ -22,6 +23,9 @@ type account struct {
 	mu      sync.Mutex
 	nextID  int64
 	session *session // current connection, nil when offline
+	// seen: the account has logged in since the server started, so a
+	// step may wait for it to come back (config.WaitSeen).
+	seen bool
 
 	// The running simulation, while this account takes part in one.
 	simStart *protocol.SimStart
@@ -51,10 +55,14 @@ type pendingRequest struct {
 	frame    []byte // the request-action as sent, for a reconnection
 	deadline time.Time
 	gate     *stepGate
-	waiting  bool // counted in gate: connected, not answered
-	answered bool
-	action   scenario.Action
-	late     *scenario.Action // first answer after the deadline
+	waiting  bool // counted in gate: connected (or waited for offline), not answered
+	// offlineWait: the step waits for this account up to the deadline even
+	// without a connection (server.waitForOffline; docs/protocol.md,
+	// "Reconnection").
+	offlineWait bool
+	answered    bool
+	action      scenario.Action
+	late        *scenario.Action // first answer after the deadline
 }
 
 // settle stops the step waiting for this account.
@@ -145,7 +153,7 @@ func (e *requestEncoder) encode(dst []byte, ra *protocol.RequestAction) []byte {
 // the step waits for the account if it is connected. The request-action is
 // encoded at once (percept may be reused as soon as this returns) and kept
 // for a reconnection; it goes out directly when the connection is idle.
-func (a *account) request(step int, percept *protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *requestEncoder) {
+func (a *account) request(step int, percept *protocol.StepPercept, now, deadline time.Time, gate *stepGate, enc *requestEncoder, waitOffline string) {
 	a.mu.Lock()
 	id := a.nextID
 	a.nextID++
@@ -159,10 +167,11 @@ func (a *account) request(step int, percept *protocol.StepPercept, now, deadline
 	// buffer, cold since the step before, stalled on cache misses.
 	enc.buf = enc.encode(enc.buf[:0], &ra)
 	frame := append(buf, enc.buf...)
-	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate}
+	a.pending = pendingRequest{issued: true, id: id, frame: frame, deadline: deadline, gate: gate,
+		offlineWait: waitOffline == config.WaitAlways || waitOffline == config.WaitSeen && a.seen}
 	a.frameBuf, a.frameLent = frame, false
 	s := a.session
-	if s != nil {
+	if s != nil || a.pending.offlineWait {
 		a.pending.waiting = true
 		gate.add()
 	}
@@ -203,7 +212,7 @@ func (a *account) collect() Answer {
 func (a *account) attach(s *session, now time.Time) (old *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	old, a.session = a.session, s
+	old, a.session, a.seen = a.session, s, true
 	if a.simStart != nil {
 		s.out.push(a.simStart)
 		if p := &a.pending; p.issued && !p.answered {
@@ -218,13 +227,15 @@ func (a *account) attach(s *session, now time.Time) (old *session) {
 }
 
 // detach forgets s if it is still the account's connection; the step no
-// longer waits for the account.
+// longer waits for the account, unless it waits for offline accounts.
 func (a *account) detach(s *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.session == s {
 		a.session = nil
-		a.pending.settle()
+		if !a.pending.offlineWait {
+			a.pending.settle()
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -28,7 +29,7 @@ func TestAccount_RequestFrameIsReusedOnlyWhenNoOutboxHoldsIt(t *testing.T) {
 	enc := &requestEncoder{}
 	now := time.UnixMilli(1000)
 	step := func(n int) []byte {
-		a.request(n, &protocol.StepPercept{Energy: n}, now, now.Add(time.Second), gate, enc)
+		a.request(n, &protocol.StepPercept{Energy: n}, now, now.Add(time.Second), gate, enc, config.WaitNever)
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		return a.pending.frame

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -30,7 +31,9 @@ func TestReconnect_InTheWindowAfterTheStepSettledIsWaitedForAndTheActionCounts(t
 	}
 	t.Cleanup(func() { testHookStepSettled = nil })
 	rec := &recorder{}
-	ts := startServer(t, testConfig(t, 2000, 4, 2), rec)
+	cfg := testConfig(t, 2000, 4, 2)
+	cfg.Server.WaitForOffline = config.WaitNever // the step must settle without A2
+	ts := startServer(t, cfg, rec)
 	a1, a2 := login(t, ts, "agentA1", "1"), login(t, ts, "agentA2", "1")
 	ts.start()
 	a1.expect(protocol.TypeSimStart)

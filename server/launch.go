@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +63,16 @@ func (s *Server) awaitLaunch(ctx context.Context) error {
 	return launchWhen(ctx, s, t.C)
 }
 
+// rosterWithoutCommands is the roster of the teams that connect by
+// themselves.
+func (s *Server) rosterWithoutCommands() []TeamRoster {
+	roster := s.roster()
+	return slices.DeleteFunc(roster, func(r TeamRoster) bool {
+		i := slices.IndexFunc(s.cfg.Teams, func(t config.Team) bool { return t.Name == r.Team })
+		return i >= 0 && len(s.cfg.Teams[i].Command) > 0
+	})
+}
+
 // launchWhen waits for ch, the launch command, the stop command or the
 // end of ctx.
 func launchWhen[T any](ctx context.Context, s *Server, ch <-chan T) error {
@@ -81,10 +92,11 @@ func launchWhen[T any](ctx context.Context, s *Server, ch <-chan T) error {
 // waitForAgents starts as soon as every account of every team of the
 // tournament (the line-up of a single match, otherwise all teams; indices
 // 1 … largest team size) is connected, or after Options.WaitForAgents;
-// then it names the accounts that are missing.
+// then it names the accounts that are missing. Teams with a command are
+// left out: the server starts them with each match.
 func (s *Server) waitForAgents(ctx context.Context) error {
 	total := 0
-	for _, r := range s.roster() {
+	for _, r := range s.rosterWithoutCommands() {
 		total += len(r.Connected) + len(r.Missing)
 	}
 	s.log.Info().Int("agents", total).Dur("atMost", s.opts.WaitForAgents).Msg("the tournament starts when every agent is connected")
@@ -93,7 +105,7 @@ func (s *Server) waitForAgents(ctx context.Context) error {
 	tick := time.NewTicker(agentPollInterval)
 	defer tick.Stop()
 	for {
-		missing := missingAccounts(s.roster())
+		missing := missingAccounts(s.rosterWithoutCommands())
 		if len(missing) == 0 {
 			return nil
 		}

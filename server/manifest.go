@@ -65,6 +65,9 @@ type TeamResult struct {
 	Team    string `json:"team"`
 	Score   int64  `json:"score"`
 	Ranking int    `json:"ranking"`
+	// Note says what went wrong with the team's command, if anything
+	// (docs/config.md, "Team commands"); the result file repeats it.
+	Note string `json:"note,omitempty"`
 }
 
 // ResultFileRecord names the result file written for a match.

@@ -67,7 +67,13 @@ func resultJSON(sims []SimOutcome) []byte {
 				b.WriteString(",")
 			}
 			team, _ := json.Marshal(ts.Team)
-			fmt.Fprintf(&b, "\n        %s: {\n            \"score\": %d\n        }", team, ts.Score)
+			fmt.Fprintf(&b, "\n        %s: {\n            \"score\": %d", team, ts.Score)
+			if j < len(sim.Notes) && sim.Notes[j] != "" {
+				// A massim-go extension next to the official key (docs/config.md, "Result files").
+				note, _ := json.Marshal(sim.Notes[j])
+				fmt.Fprintf(&b, ",\n            \"note\": %s", note)
+			}
+			b.WriteString("\n        }")
 		}
 		b.WriteString("\n    }")
 	}

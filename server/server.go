@@ -54,6 +54,9 @@ type Options struct {
 	// Lineup, when set, makes the tournament a single match of these teams
 	// (massim match) instead of the config's tournament mode.
 	Lineup []string
+	// MatchID names the match for team commands ({match}, the team logs
+	// <match>-<team>.log); "" uses the match's number in the schedule.
+	MatchID string
 	// TournamentSeed seeds the line-ups of random mode; 0 means the clock.
 	// A resumed tournament uses the seed recorded in its manifest.
 	TournamentSeed int64

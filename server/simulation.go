@@ -128,7 +128,7 @@ func (sim *simulation) step(ctx context.Context) error {
 	gate.open(deadline.Add(-reconnectMargin(timeout)))
 	for _, acc := range sim.participants {
 		w.PerceptInto(acc.user, &sim.percept)
-		acc.request(w.Step(), &sim.percept, now, deadline, gate, &sim.enc)
+		acc.request(w.Step(), &sim.percept, now, deadline, gate, &sim.enc, sim.srv.cfg.Server.WaitForOffline)
 	}
 	sent := time.Now()
 	if gate.waiting.Load() > 0 {
@@ -227,7 +227,7 @@ func resolveRoles(observers []Observer) observerRoles {
 }
 
 // awaitActions returns when every connected participant has answered or the
-// time to answer has passed; disconnected agents are not waited for. It
+// time to answer has passed; disconnected agents only as server.waitForOffline says. It
 // waits a duration, not until the deadline: the deadline is on the game clock
 // (Options.Now), which need not be the real one. It closes the step's gate:
 // later answers and reconnections belong to the next step. settled says

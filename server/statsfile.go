@@ -30,6 +30,9 @@ type SimStats struct {
 	Teams  []string     `json:"teams"`
 	Steps  int          `json:"steps"`
 	Agents []AgentStats `json:"agents"`
+	// Commands say how the team commands fared (teams without a command
+	// are not listed).
+	Commands []CommandStats `json:"commands,omitempty"`
 }
 
 // ReadStats reads the stats file of a tournament folder (or a stats file

@@ -36,6 +36,11 @@ type MatchResult struct {
 type SimOutcome struct {
 	Info   SimInfo
 	Result SimResult
+	// Commands say how the team commands fared (none without commands);
+	// Notes, in match order, what went wrong for each team ("" for nothing),
+	// written as "note" in the result file (docs/config.md, "Team commands").
+	Commands []CommandStats
+	Notes    []string
 }
 
 // errStoppedBeforeLaunch ends a tournament that was stopped while waiting
@@ -100,6 +105,11 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 	mr := MatchResult{Match: no, Teams: teamNames(teams)}
 	s.log.Info().Int("match", no).Strs("teams", mr.Teams).Int("fromSimulation", len(prior)).Msg("match starts")
 	var runErr error
+	var commands *matchCommands
+	if len(prior) < len(s.cfg.Match) && !s.ctrl.stopRequested() {
+		commands = s.startTeamCommands(ctx, p, no, len(prior), teams)
+		defer commands.stop()
+	}
 	for i := len(prior); i < len(s.cfg.Match); i++ {
 		if s.ctrl.stopRequested() {
 			break
@@ -110,6 +120,7 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 			break
 		}
 		outcome := SimOutcome{Info: info, Result: result}
+		outcome.Commands, outcome.Notes = commands.simulationEnded(info.Teams, result.Agents)
 		mr.Simulations = append(mr.Simulations, outcome)
 		if err := p.record.addSimulation(simRecord(outcome)); err != nil {
 			runErr = err
@@ -237,7 +248,11 @@ func (s *Server) writeMissingResultFiles(p *plan) error {
 func simRecord(o SimOutcome) SimRecord {
 	r := SimRecord{Match: o.Info.Match, Index: o.Info.Index, Name: o.Info.Name, MatchStart: o.Info.MatchStart.UnixMilli()}
 	for i, ts := range o.Result.Scores {
-		r.Scores = append(r.Scores, TeamResult{Team: ts.Team, Score: ts.Score, Ranking: o.Result.Ranking[i]})
+		tr := TeamResult{Team: ts.Team, Score: ts.Score, Ranking: o.Result.Ranking[i]}
+		if i < len(o.Notes) {
+			tr.Note = o.Notes[i]
+		}
+		r.Scores = append(r.Scores, tr)
 	}
 	return r
 }
@@ -245,7 +260,7 @@ func simRecord(o SimOutcome) SimRecord {
 // simStats turns a finished simulation into its stats file entry.
 func simStats(o SimOutcome) SimStats {
 	return SimStats{Name: o.Info.Name, Match: o.Info.Match, Index: o.Info.Index, Teams: o.Info.Teams,
-		Steps: o.Info.Steps, Agents: o.Result.Agents}
+		Steps: o.Info.Steps, Agents: o.Result.Agents, Commands: o.Commands}
 }
 
 // outcomes turns manifest entries back into simulation outcomes (for result files).
@@ -256,6 +271,7 @@ func outcomes(records []SimRecord) []SimOutcome {
 		for _, ts := range r.Scores {
 			o.Result.Scores = append(o.Result.Scores, scenario.TeamScore{Team: ts.Team, Score: ts.Score})
 			o.Result.Ranking = append(o.Result.Ranking, ts.Ranking)
+			o.Notes = append(o.Notes, ts.Note)
 		}
 		out[i] = o
 	}

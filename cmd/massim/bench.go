@@ -1,40 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/internal/loadconfig"
+	"github.com/massim-go/massim/internal/loadtest"
 )
 
-// benchScenario is one preset load of "massim bench -scenario".
-type benchScenario struct {
-	name                       string
-	teams, agents, size, steps int
-}
-
-// benchScenarios are the loads the performance targets are stated for
-// (docs: README, "Performance").
-var benchScenarios = []benchScenario{
-	{"S1", 2, 15, 70, 400},
-	{"S2", 2, 50, 100, 300},
-	{"S3", 3, 50, 150, 200},
-	{"S4", 2, 250, 200, 300},
-	{"S5", 4, 250, 300, 300},
-	{"S6", 8, 250, 500, 100},
-}
-
-// runBench is the load command: it starts "massim serve" as a child process
-// on loopback, connects instant-answering random agents from this process,
-// plays one match and reports, phase by phase, the server's wall and CPU
-// time (read from the child alone, so the agents' own work is not counted),
-// the step times the agents saw and the server's peak RSS.
+// runBench is the load command: the flags, the preset, and the report of
+// package loadtest on the terminal or as JSON.
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -57,7 +36,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	sc := benchScenario{name: "custom", teams: *teams, agents: *agents, size: *size, steps: *steps}
+	sc := loadtest.Scenario{Name: "custom", Teams: *teams, Agents: *agents, Size: *size, Steps: *steps}
 	if *preset != "" {
 		var err error
 		if sc, err = presetWithFlags(fs, *preset, sc); err != nil {
@@ -72,16 +51,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *replays == "off" {
 		*replays = ""
 	}
-	if sc.teams < 1 || sc.agents < 1 || sc.size < 10 || sc.steps < 2 || *runs < 1 {
+	if sc.Teams < 1 || sc.Agents < 1 || sc.Size < 10 || sc.Steps < 2 || *runs < 1 {
 		return &exitError{code: 2, err: fmt.Errorf("need at least 1 team, 1 agent, size 10, 2 steps and 1 run")}
 	}
 	if *floor {
-		return runBenchFloor(sc.name, sc.teams*sc.agents, sc.steps, *floorBytes, *runs, *asJSON, stdout)
+		return runBenchFloor(sc, *floorBytes, *runs, *asJSON, stdout)
 	}
-	var before *benchReport
+	var before *loadtest.Report
 	if *compare != "" {
 		var err error
-		if before, err = readBenchReport(*compare); err != nil {
+		if before, err = loadtest.ReadReport(*compare); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}
@@ -92,17 +71,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("bench: find own binary: %w", err)
 		}
 	}
-	var reports []benchReport
+	var reports []loadtest.Report
 	for run := range *runs {
 		p := *port
 		if p == 0 {
 			var err error
-			if p, err = freePort(); err != nil {
+			if p, err = loadtest.FreePort(); err != nil {
 				return err
 			}
 		}
 		extra := prof.childArgs(run == 0) // profiles of the first run
-		r, err := benchRun(self, sc, p, *keep, extra, *replays, stderr)
+		r, err := loadtest.Play(loadtest.Run{Server: self, Scenario: sc, Port: p, Keep: *keep, ServerArgs: extra, Replays: *replays, Log: stderr})
 		if err != nil {
 			return err
 		}
@@ -112,190 +91,60 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 		reports = append(reports, r)
 	}
-	report := medianReport(reports)
+	report := loadtest.MedianReport(reports)
 	if *asJSON {
-		return writeBenchJSON(stdout, report)
+		return loadtest.WriteJSON(stdout, report)
 	}
-	printBenchReport(stdout, report)
+	loadtest.PrintReport(stdout, report)
 	if before != nil {
 		fmt.Fprintln(stdout)
-		printBenchComparison(stdout, *before, report, *compare)
+		loadtest.PrintComparison(stdout, *before, report, *compare)
 	}
 	return nil
 }
 
 // presetWithFlags starts from the named preset; flags set explicitly win.
-func presetWithFlags(fs *flag.FlagSet, name string, flags benchScenario) (benchScenario, error) {
-	var sc benchScenario
+func presetWithFlags(fs *flag.FlagSet, name string, flags loadtest.Scenario) (loadtest.Scenario, error) {
+	var sc loadtest.Scenario
 	var names []string
-	for _, s := range benchScenarios {
-		names = append(names, s.name)
-		if strings.EqualFold(s.name, name) {
+	for _, s := range loadtest.Scenarios {
+		names = append(names, s.Name)
+		if strings.EqualFold(s.Name, name) {
 			sc = s
 		}
 	}
-	if sc.name == "" {
+	if sc.Name == "" {
 		return sc, fmt.Errorf("-scenario %q: want one of %s", name, strings.Join(names, ", "))
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "teams":
-			sc.teams = flags.teams
+			sc.Teams = flags.Teams
 		case "agents":
-			sc.agents = flags.agents
+			sc.Agents = flags.Agents
 		case "size":
-			sc.size = flags.size
+			sc.Size = flags.Size
 		case "steps":
-			sc.steps = flags.steps
+			sc.Steps = flags.Steps
 		}
 	})
 	return sc, nil
 }
 
-// benchRun plays one match and measures its phases.
-func benchRun(self string, sc benchScenario, port int, keep bool, extra []string, replays string, stderr io.Writer) (benchReport, error) {
-	report := benchReport{Scenario: sc.name, Teams: sc.teams, Agents: sc.agents, Size: sc.size, Steps: sc.steps}
-	dir, err := os.MkdirTemp("", "massim-bench-")
+// runBenchFloor is "bench -floor": the protocol's I/O floor of the load.
+func runBenchFloor(sc loadtest.Scenario, frameBytes, runs int, asJSON bool, stdout io.Writer) error {
+	if frameBytes < 2 || frameBytes > loadtest.MaxFloorFrame {
+		return &exitError{code: 2, err: fmt.Errorf("-floor-bytes %d: want 2…%d", frameBytes, loadtest.MaxFloorFrame)}
+	}
+	r, err := loadtest.MeasureFloor(sc.Teams*sc.Agents, sc.Steps, frameBytes, runs)
 	if err != nil {
-		return report, fmt.Errorf("bench: %w", err)
+		return err
 	}
-	if keep {
-		fmt.Fprintf(stderr, "bench: config and server log in %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
 	}
-	names := make([]string, sc.teams)
-	for i := range names {
-		names[i] = string(rune('A' + i))
-	}
-	confPath := filepath.Join(dir, "bench.json")
-	if err := os.WriteFile(confPath, benchConfig(names, sc.agents, sc.size, sc.steps, port, dir, replays), 0o644); err != nil {
-		return report, fmt.Errorf("bench: write config: %w", err)
-	}
-	logFile, err := os.Create(filepath.Join(dir, "server.log"))
-	if err != nil {
-		return report, fmt.Errorf("bench: %w", err)
-	}
-	defer logFile.Close()
-	failed := func(err error) error { return fmt.Errorf("%w (server log in %s; -keep keeps it)", err, logFile.Name()) }
-
-	began := time.Now()
-	m, err := startBenchServer(self, confPath, extra, logFile, port, sc.teams*sc.agents, sc.steps)
-	if err != nil {
-		return report, err
-	}
-	defer m.stop()
-	pid := m.cmd.Process.Pid
-	ph := phaseClock{m: m, pid: pid, last: began}
-	steps := []struct {
-		name string
-		wait func() error
-	}{
-		{"start-up", func() error { return m.waitListening(30 * time.Second) }},
-		{"logins", func() error { m.startAgents(names, sc.agents); return m.waitForAgents() }},
-		{"simulation start", func() error {
-			if err := m.pressEnter(); err != nil {
-				return err
-			}
-			return m.await(m.probe.started, 10*time.Minute, "first request-action")
-		}},
-		{"steps", func() error {
-			return m.await(m.probe.allEnded, time.Duration(sc.steps)*10*time.Second, "sim-end at every agent")
-		}},
-	}
-	for _, s := range steps {
-		if err := s.wait(); err != nil {
-			return report, failed(err)
-		}
-		if err := ph.mark(s.name, &report); err != nil {
-			return report, failed(err)
-		}
-	}
-	usage, err := m.waitExit(time.Minute)
-	if err != nil {
-		return report, failed(err)
-	}
-	total := usage.cpu
-	report.Phases = append(report.Phases, benchPhase{Name: "shutdown", WallMS: ms(time.Since(ph.last)),
-		UserMS: ms(total.user - ph.sum.user), SystemMS: ms(total.system - ph.sum.system)})
-	report.UserMS, report.SystemMS = ms(total.user), ms(total.system)
-	report.CPUPerStepMS = (report.UserMS + report.SystemMS) / float64(sc.steps)
-	stepsPhase := report.Phases[3]
-	report.StepsCPUPerStepMS = (stepsPhase.UserMS + stepsPhase.SystemMS) / float64(sc.steps)
-	report.StepsPerSecond = float64(sc.steps) / (stepsPhase.WallMS / 1000)
-	report.StepP50MS, report.StepP99MS = percentiles(m.probe.stepTimes())
-	report.PeakRSSMB = usage.peakRSSMB
-	report.MissedActions = m.probe.missed.Load()
-	if replays != "" {
-		report.ReplayBytesPerStep = float64(folderSize(filepath.Join(dir, "replays"))) / float64(sc.steps+1)
-	}
-	return report, nil
-}
-
-// phaseClock cuts a run into phases by reading the server's CPU time at
-// each boundary.
-type phaseClock struct {
-	m    *benchMatch
-	pid  int
-	last time.Time
-	sum  cpuTime // CPU of the phases so far
-}
-
-func (c *phaseClock) mark(name string, r *benchReport) error {
-	cpu, err := processCPU(c.pid)
-	if err != nil {
-		// The server may have ended (and been reaped) just now: then its
-		// final usage closes the phase.
-		select {
-		case <-c.m.exited:
-			if c.m.waitErr != nil {
-				return fmt.Errorf("bench: server failed: %w", c.m.waitErr)
-			}
-			cpu = usageOf(c.m.cmd.ProcessState).cpu
-		default:
-			return err
-		}
-	}
-	now := time.Now()
-	d := cpu.sub(c.sum)
-	r.Phases = append(r.Phases, benchPhase{Name: name, WallMS: ms(now.Sub(c.last)), UserMS: ms(d.user), SystemMS: ms(d.system)})
-	c.last, c.sum = now, cpu
+	loadtest.PrintFloorReport(stdout, sc.Name, r)
 	return nil
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// benchConfig is a contest-like match of the requested size; with a
-// replay format the server writes replays into dir/replays.
-func benchConfig(teams []string, agents, size, steps, port int, dir, replayFormat string) []byte {
-	return fmt.Appendf(nil, `{
- "server": {"tournamentMode":"round-robin","teamsPerMatch":%d,"launch":"key","port":%d,"agentTimeout":4000,
-            "resultPath":%q,"logLevel":"error","maxPacketLength":65536%s},
- "match": [%s],
- "teams": %s
-}`, len(teams), port, filepath.Join(dir, "results"), replaySettings(dir, replayFormat),
-		loadconfig.Match(agents, size, steps), loadconfig.Teams(teams))
-}
-
-// replaySettings are the server keys that make it write replays into
-// dir/replays ("" without a format).
-func replaySettings(dir, format string) string {
-	if format == "" {
-		return ""
-	}
-	return fmt.Sprintf(`,"replayPath":%q,"replayFormat":%q`, filepath.Join(dir, "replays"), format)
-}
-
-// folderSize is the size of the files below dir.
-func folderSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

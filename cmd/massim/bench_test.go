@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/internal/loadtest"
 )
 
 func TestBench_ReportsPhasesAsJSONWritesProfilesAndCompares(t *testing.T) {
@@ -22,7 +23,7 @@ func TestBench_ReportsPhasesAsJSONWritesProfilesAndCompares(t *testing.T) {
 	out, err := exec.Command(bin, "bench", "-teams", "2", "-agents", "3", "-size", "20", "-steps", "6",
 		"-json", "-cpuprofile", cpu, "-memprofile", mem).Output()
 	require.NoError(t, err, "%s", out)
-	var r benchReport
+	var r loadtest.Report
 	require.NoError(t, json.Unmarshal(out, &r), "%s", out)
 	assert.Equal(t, 6, r.Steps)
 	var names []string
@@ -52,47 +53,25 @@ func TestBench_ReportsPhasesAsJSONWritesProfilesAndCompares(t *testing.T) {
 }
 
 func TestBench_PresetsAndOverrides(t *testing.T) {
-	parse := func(args ...string) (benchScenario, error) {
+	parse := func(args ...string) (loadtest.Scenario, error) {
 		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-		var flags benchScenario
-		fs.IntVar(&flags.teams, "teams", 2, "")
-		fs.IntVar(&flags.agents, "agents", 50, "")
-		fs.IntVar(&flags.size, "size", 100, "")
-		fs.IntVar(&flags.steps, "steps", 300, "")
+		var flags loadtest.Scenario
+		fs.IntVar(&flags.Teams, "teams", 2, "")
+		fs.IntVar(&flags.Agents, "agents", 50, "")
+		fs.IntVar(&flags.Size, "size", 100, "")
+		fs.IntVar(&flags.Steps, "steps", 300, "")
 		preset := fs.String("scenario", "", "")
 		require.NoError(t, fs.Parse(args))
 		return presetWithFlags(fs, *preset, flags)
 	}
 	sc, err := parse("-scenario", "S5")
 	require.NoError(t, err)
-	assert.Equal(t, benchScenario{"S5", 4, 250, 300, 300}, sc)
+	assert.Equal(t, loadtest.Scenario{Name: "S5", Teams: 4, Agents: 250, Size: 300, Steps: 300}, sc)
 	sc, err = parse("-scenario", "s1", "-steps", "50")
 	require.NoError(t, err)
-	assert.Equal(t, benchScenario{"S1", 2, 15, 70, 50}, sc, "an explicit flag wins over the preset")
+	assert.Equal(t, loadtest.Scenario{Name: "S1", Teams: 2, Agents: 15, Size: 70, Steps: 50}, sc, "an explicit flag wins over the preset")
 	_, err = parse("-scenario", "S9")
 	assert.ErrorContains(t, err, "S1, S2, S3, S4, S5, S6")
-}
-
-func TestBench_PercentilesAndMedians(t *testing.T) {
-	var ds []time.Duration
-	for i := 1; i <= 100; i++ {
-		ds = append(ds, time.Duration(i)*time.Millisecond)
-	}
-	p50, p99 := percentiles(ds)
-	assert.Equal(t, 51.0, p50)
-	assert.Equal(t, 100.0, p99)
-	m := medianReport([]benchReport{
-		{CPUPerStepMS: 3, MissedActions: 0, Phases: []benchPhase{{Name: "steps", UserMS: 9}}},
-		{CPUPerStepMS: 1, MissedActions: 2, Phases: []benchPhase{{Name: "steps", UserMS: 1}}},
-		{CPUPerStepMS: 2, MissedActions: 0, Phases: []benchPhase{{Name: "steps", UserMS: 5}}},
-	})
-	assert.Equal(t, 2.0, m.CPUPerStepMS)
-	assert.Equal(t, 5.0, m.Phases[0].UserMS)
-	assert.Equal(t, int64(2), m.MissedActions, "the worst run's missed actions")
-	assert.Equal(t, 3, m.Runs)
-	var buf bytes.Buffer
-	printBenchReport(&buf, m)
-	assert.Contains(t, buf.String(), "median of 3 runs")
 }
 
 func TestProcs_DefaultOneCoreUnlessGOMAXPROCSOrTheFlagSaysOtherwise(t *testing.T) {
@@ -118,10 +97,10 @@ func TestBenchFloor_OneWriteAndOneAnswerPerAgentAndStep(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	require.NoError(t, runBench([]string{"-floor", "-teams", "2", "-agents", "3", "-steps", "20", "-floor-bytes", "700", "-runs", "3", "-json"}, &out, &errOut), errOut.String())
-	var r floorReport
+	var r loadtest.FloorReport
 	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
-	assert.Equal(t, floorReport{Agents: 6, Steps: 20, FrameBytes: 700, Answers: 120},
-		floorReport{Agents: r.Agents, Steps: r.Steps, FrameBytes: r.FrameBytes, Answers: r.Answers})
+	assert.Equal(t, loadtest.FloorReport{Agents: 6, Steps: 20, FrameBytes: 700, Answers: 120},
+		loadtest.FloorReport{Agents: r.Agents, Steps: r.Steps, FrameBytes: r.FrameBytes, Answers: r.Answers})
 	assert.InDelta(t, r.UserPerStepMS+r.SysPerStepMS, r.CPUPerStepMS, 1e-9)
 	assert.Positive(t, r.WallPerStepMS)
 
@@ -136,15 +115,6 @@ func TestBenchFloor_OneWriteAndOneAnswerPerAgentAndStep(t *testing.T) {
 	assert.ErrorContains(t, err, "-floor-bytes 1: want 2…65536")
 }
 
-// TestFreePort_NeverTheSamePortTwice: the monitor and agent ports of one
-// server (and of tests running side by side) must differ, even when the
-// kernel offers a just-closed port again.
-func TestFreePort_NeverTheSamePortTwice(t *testing.T) {
-	seen := map[int]bool{}
-	for range 300 {
-		p, err := freePort()
-		require.NoError(t, err)
-		require.False(t, seen[p], "port %d handed out twice", p)
-		seen[p] = true
-	}
-}
+// freePort hands out a loopback port for the tests of this package
+// (loadtest.FreePort: never the same one twice).
+func freePort() (int, error) { return loadtest.FreePort() }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/server/teamcmd"
 )
 
 // massimBinary is this command, built once for every test that runs it as
@@ -22,6 +24,7 @@ var massimBinary struct {
 }
 
 func TestMain(m *testing.M) {
+	teamcmd.ServeIfSupervisor() // serve and match run in-process start team commands
 	code := m.Run()
 	if massimBinary.dir != "" {
 		_ = os.RemoveAll(massimBinary.dir)

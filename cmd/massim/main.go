@@ -20,6 +20,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/massim-go/massim/server/teamcmd"
 )
 
 // exitError carries a process exit code up to main. Its err may be nil:
@@ -60,6 +62,7 @@ func commands() []command {
 }
 
 func main() {
+	teamcmd.ServeIfSupervisor() // the binary run again to supervise a team command
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 
 	"github.com/massim-go/massim/config"
@@ -24,6 +25,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	f.register(fs)
 	teams := fs.String("teams", "", "the teams of the match, in match order, e.g. A,B")
 	out := fs.String("out", "", "folder for the match's results, manifest, standings and replays")
+	matchID := fs.String("match-id", "", "the match's name for team commands ({match}) and their logs (default: the base name of -out)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
@@ -46,7 +48,10 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: fmt.Errorf("-teams: no team %q in the config", name)}
 		}
 	}
-	opts := server.Options{Lineup: lineup, Resume: true}
+	opts := server.Options{Lineup: lineup, Resume: true, MatchID: *matchID}
+	if opts.MatchID == "" {
+		opts.MatchID = filepath.Base(filepath.Clean(*out))
+	}
 	intoFolder(cfg, &opts, *out)
 	log, prog, closeLogs, err := f.newLogs(cfg, stdout, stderr)
 	if err != nil {

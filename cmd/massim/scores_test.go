@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/evaluate"
 	"github.com/massim-go/massim/scenario/normaudit"
 	"github.com/massim-go/massim/server"
 )
@@ -62,8 +63,8 @@ func TestScores_PlaysEachSimulationAndOpponentAndPrintsJSON(t *testing.T) {
 	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "60", "-seeds", "2", "-json", "-audit", auditFile}, &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 	var got struct {
-		Games []gameResult `json:"games"`
-		Table []scoreRow   `json:"table"`
+		Games []evaluate.Result `json:"games"`
+		Table []evaluate.Row    `json:"table"`
 	}
 	require.NoError(t, json.Unmarshal(out.Bytes(), &got), out.String())
 	require.Len(t, got.Games, 4) // two opponents × two seeds
@@ -96,7 +97,7 @@ func TestScores_PlaysEachSimulationAndOpponentAndPrintsJSON(t *testing.T) {
 	for _, g := range got.Games {
 		assert.Equal(t, 60, g.Steps)
 		for i, team := range []string{"A", "B"} {
-			split := totalSplit(g.Avoidable[i])
+			split := evaluate.TotalSplit(g.Avoidable[i])
 			total := g.Violations[i].Carry + g.Violations[i].Adopt
 			assert.Equal(t, total, split.Avoidable+split.Unavoidable, "%s seed %d team %s", g.Opponent, g.Seed, team)
 			assert.Equal(t, total, episodes[fmt.Sprint(g.Opponent, g.Seed, team)], "%s seed %d team %s", g.Opponent, g.Seed, team)
@@ -121,19 +122,4 @@ func TestScores_BadFlags(t *testing.T) {
 		assert.Equal(t, 2, run(append([]string{"scores", "-conf", contest2022}, args...), &out, &errOut), args)
 		assert.NotEmpty(t, errOut.String(), args)
 	}
-}
-
-func TestScoreRows_GroupsBySimulationAndOpponent(t *testing.T) {
-	rows := scoreRows([]gameResult{
-		{Sim: "s1", Opponent: "random", Seed: 1, Score: [2]int64{100, 0}, Violations: [2]violationCounts{{Carry: 1}, {Adopt: 2}}},
-		{Sim: "s1", Opponent: "builder", Seed: 1, Score: [2]int64{50, 40}},
-		{Sim: "s1", Opponent: "random", Seed: 2, Score: [2]int64{200, 10}, Violations: [2]violationCounts{{Carry: 3}, {}}},
-	})
-	require.Len(t, rows, 2)
-	assert.Equal(t, []int64{100, 200}, rows[0].A)
-	assert.InDelta(t, 150, rows[0].MeanA, 1e-9)
-	assert.InDelta(t, 5, rows[0].MeanB, 1e-9)
-	assert.Equal(t, violationCounts{Carry: 4}, rows[0].Violations[0])
-	assert.Equal(t, violationCounts{Adopt: 2}, rows[0].Violations[1])
-	assert.Equal(t, "builder", rows[1].Opponent)
 }

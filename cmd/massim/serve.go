@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/massim-go/massim/server"
@@ -15,6 +16,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "tournament folder for results, standings, manifest, stats, replays and the log file (default: the config's resultPath)")
 	resume := fs.Bool("resume", false, "continue the tournament recorded in the tournament folder after its last completed simulation")
 	seed := fs.Int64("seed", 0, "seed of the random mode's line-ups (default: the clock; recorded in the manifest either way)")
+	pace := fs.Duration("pace", 0, "minimum duration of a step, to watch a tournament at a human pace (0: as fast as the agents answer)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
@@ -25,7 +27,10 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	opts := server.Options{Resume: *resume, TournamentSeed: *seed}
+	if *pace < 0 {
+		return &exitError{code: 2, err: fmt.Errorf("-pace %v: want a duration of 0 or more", *pace)}
+	}
+	opts := server.Options{Resume: *resume, TournamentSeed: *seed, MinStepDuration: *pace}
 	if *dir != "" {
 		intoFolder(cfg, &opts, *dir)
 	}

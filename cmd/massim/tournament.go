@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -36,6 +37,30 @@ type tournamentFlags struct {
 	// skipped setup lines from warnings into errors.
 	strictConfig bool
 	strictSetup  bool
+	// port overrides server.port when set (0: a free port).
+	port portFlag
+}
+
+// portFlag is -port: set only when given.
+type portFlag struct {
+	value int
+	set   bool
+}
+
+func (p *portFlag) String() string {
+	if !p.set {
+		return ""
+	}
+	return strconv.Itoa(p.value)
+}
+
+func (p *portFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("want a port 0-65535 (0: a free one), not %q", s)
+	}
+	p.value, p.set = n, true
+	return nil
 }
 
 func (f *tournamentFlags) register(fs *flag.FlagSet) {
@@ -52,6 +77,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strictSetup, "strict-setup", false, "refuse setup files with lines that cannot be used (default: such lines are skipped with a warning, as the Java server does)")
 	fs.BoolVar(&f.linger, "linger", false,
 		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
+	fs.Var(&f.port, "port", "agent port, overriding server.port; 0 takes a free one (printed, and given to team commands as {port})")
 	f.logs.register(fs)
 	f.profile.register(fs, "the server")
 }
@@ -87,6 +113,9 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 			return nil, fmt.Errorf("-launch: %w", err)
 		}
 		cfg.Server.Launch = f.launch
+	}
+	if f.port.set {
+		cfg.Server.Port = f.port.value
 	}
 	return cfg, nil
 }
@@ -189,6 +218,12 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return err
 	}
 	defer srv.Close()
+	if addr, ok := srv.Addr().(*net.TCPAddr); ok {
+		log.Info().Int("port", addr.Port).Msg("agent port")
+		if f.port.set {
+			fmt.Fprintf(stdout, "agent port: %d\n", addr.Port)
+		}
+	}
 	if !monitorOn {
 		monitorAddr = ""
 	}

@@ -1,19 +1,17 @@
-package main
+package loadtest
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"slices"
-	"sync"
 	"time"
 )
 
-// benchReport is what "massim bench" measured; -json prints it and
+// Report is what "massim bench" measured; -json prints it and
 // -compare reads an earlier one.
-type benchReport struct {
+type Report struct {
 	Scenario string `json:"scenario"`
 	Teams    int    `json:"teams"`
 	Agents   int    `json:"agentsPerTeam"`
@@ -21,7 +19,7 @@ type benchReport struct {
 	Steps    int    `json:"steps"`
 	Runs     int    `json:"runs"`
 
-	Phases []benchPhase `json:"phases"`
+	Phases []Phase `json:"phases"`
 	// CPUPerStepMS is the whole process's CPU (every phase) per step;
 	// StepsCPUPerStepMS only that of the steps phase.
 	CPUPerStepMS      float64 `json:"cpuPerStepMs"`
@@ -40,8 +38,8 @@ type benchReport struct {
 	ReplayBytesPerStep float64 `json:"replayBytesPerStep,omitempty"`
 }
 
-// benchPhase is the wall time and server CPU of one phase of a run.
-type benchPhase struct {
+// Phase is the wall time and server CPU of one phase of a run.
+type Phase struct {
 	Name     string  `json:"name"`
 	WallMS   float64 `json:"wallMs"`
 	UserMS   float64 `json:"userMs"`
@@ -59,14 +57,14 @@ func percentiles(ds []time.Duration) (p50, p99 float64) {
 	return at(0.5), at(0.99)
 }
 
-// medianReport takes the median of every figure over the runs.
-func medianReport(rs []benchReport) benchReport {
+// MedianReport takes the median of every figure over the runs.
+func MedianReport(rs []Report) Report {
 	out := rs[0]
 	out.Runs = len(rs)
 	if len(rs) == 1 {
 		return out
 	}
-	med := func(f func(*benchReport) *float64) {
+	med := func(f func(*Report) *float64) {
 		v := make([]float64, len(rs))
 		for i := range rs {
 			v[i] = *f(&rs[i])
@@ -74,20 +72,20 @@ func medianReport(rs []benchReport) benchReport {
 		slices.Sort(v)
 		*f(&out) = v[len(v)/2]
 	}
-	med(func(r *benchReport) *float64 { return &r.CPUPerStepMS })
-	med(func(r *benchReport) *float64 { return &r.StepsCPUPerStepMS })
-	med(func(r *benchReport) *float64 { return &r.UserMS })
-	med(func(r *benchReport) *float64 { return &r.SystemMS })
-	med(func(r *benchReport) *float64 { return &r.StepP50MS })
-	med(func(r *benchReport) *float64 { return &r.StepP99MS })
-	med(func(r *benchReport) *float64 { return &r.StepsPerSecond })
-	med(func(r *benchReport) *float64 { return &r.PeakRSSMB })
-	med(func(r *benchReport) *float64 { return &r.ReplayBytesPerStep })
+	med(func(r *Report) *float64 { return &r.CPUPerStepMS })
+	med(func(r *Report) *float64 { return &r.StepsCPUPerStepMS })
+	med(func(r *Report) *float64 { return &r.UserMS })
+	med(func(r *Report) *float64 { return &r.SystemMS })
+	med(func(r *Report) *float64 { return &r.StepP50MS })
+	med(func(r *Report) *float64 { return &r.StepP99MS })
+	med(func(r *Report) *float64 { return &r.StepsPerSecond })
+	med(func(r *Report) *float64 { return &r.PeakRSSMB })
+	med(func(r *Report) *float64 { return &r.ReplayBytesPerStep })
 	out.Phases = slices.Clone(out.Phases)
 	for i := range out.Phases {
-		med(func(r *benchReport) *float64 { return &r.Phases[i].WallMS })
-		med(func(r *benchReport) *float64 { return &r.Phases[i].UserMS })
-		med(func(r *benchReport) *float64 { return &r.Phases[i].SystemMS })
+		med(func(r *Report) *float64 { return &r.Phases[i].WallMS })
+		med(func(r *Report) *float64 { return &r.Phases[i].UserMS })
+		med(func(r *Report) *float64 { return &r.Phases[i].SystemMS })
 	}
 	missed := make([]int64, len(rs))
 	for i, r := range rs {
@@ -97,7 +95,8 @@ func medianReport(rs []benchReport) benchReport {
 	return out
 }
 
-func writeBenchJSON(w io.Writer, r benchReport) error {
+// WriteJSON writes the report as indented JSON (-json).
+func WriteJSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
@@ -106,19 +105,21 @@ func writeBenchJSON(w io.Writer, r benchReport) error {
 	return nil
 }
 
-func readBenchReport(path string) (*benchReport, error) {
+// ReadReport reads a report written by WriteJSON (-compare).
+func ReadReport(path string) (*Report, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("-compare: %w", err)
 	}
-	var r benchReport
+	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("-compare %s: not a bench -json report: %w", path, err)
 	}
 	return &r, nil
 }
 
-func printBenchReport(w io.Writer, r benchReport) {
+// PrintReport writes the report as text, a phase a line.
+func PrintReport(w io.Writer, r Report) {
 	fmt.Fprintf(w, "bench %s: %d teams × %d agents, %d×%d, %d steps", r.Scenario, r.Teams, r.Agents, r.Size, r.Size, r.Steps)
 	if r.Runs > 1 {
 		fmt.Fprintf(w, ", median of %d runs", r.Runs)
@@ -138,8 +139,8 @@ func printBenchReport(w io.Writer, r benchReport) {
 	fmt.Fprintf(w, "missed actions     %d\n", r.MissedActions)
 }
 
-// printBenchComparison prints the figures of an earlier report beside this one.
-func printBenchComparison(w io.Writer, before, after benchReport, path string) {
+// PrintComparison prints the figures of an earlier report beside this one.
+func PrintComparison(w io.Writer, before, after Report, path string) {
 	fmt.Fprintf(w, "compared with %s (%s: %d teams × %d agents, %d×%d, %d steps)\n",
 		path, before.Scenario, before.Teams, before.Agents, before.Size, before.Size, before.Steps)
 	if before.Teams != after.Teams || before.Agents != after.Agents || before.Size != after.Size || before.Steps != after.Steps {
@@ -167,35 +168,4 @@ func printBenchComparison(w io.Writer, before, after benchReport, path string) {
 			}
 		}
 	}
-}
-
-// portsHandedOut remembers every port freePort gave out in this process:
-// the kernel may offer a port again as soon as its probe listener closes,
-// and two callers (a monitor and an agent port, or two tests) must not get
-// the same one.
-var portsHandedOut = struct {
-	sync.Mutex
-	ports map[int]bool
-}{ports: map[int]bool{}}
-
-// freePort is a loopback port nobody listens on now and that this process
-// has not handed out before.
-func freePort() (int, error) {
-	portsHandedOut.Lock()
-	defer portsHandedOut.Unlock()
-	for range 100 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, fmt.Errorf("bench: find a free port: %w", err)
-		}
-		port := l.Addr().(*net.TCPAddr).Port
-		if err := l.Close(); err != nil {
-			return 0, fmt.Errorf("bench: find a free port: %w", err)
-		}
-		if !portsHandedOut.ports[port] {
-			portsHandedOut.ports[port] = true
-			return port, nil
-		}
-	}
-	return 0, fmt.Errorf("bench: find a free port: 100 offers were all handed out before")
 }

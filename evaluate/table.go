@@ -1,4 +1,4 @@
-package main
+package evaluate
 
 import (
 	"fmt"
@@ -15,10 +15,10 @@ import (
 	"github.com/massim-go/massim/scenario/normaudit"
 )
 
-// violationCounts are agent-steps with a violated norm, by the norm's
+// ViolationCounts are agent-steps with a violated norm, by the norm's
 // subject as the percept describes it: Carry limits things (a block
 // requirement), Adopt limits a role.
-type violationCounts struct {
+type ViolationCounts struct {
 	Carry int64 `json:"carry"`
 	Adopt int64 `json:"adopt"`
 	// ByRole splits the Adopt violations by the role the norm limited.
@@ -29,10 +29,10 @@ type violationCounts struct {
 // their percepts; agents act in parallel goroutines.
 type violationTally struct {
 	mu sync.Mutex
-	c  violationCounts
+	c  ViolationCounts
 }
 
-func (t *violationTally) counts() violationCounts {
+func (t *violationTally) counts() ViolationCounts {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.c
@@ -74,9 +74,9 @@ func (w *violationWatcher) Act(ra *protocol.RequestAction) (string, []string) {
 	return w.Behaviour.Act(ra)
 }
 
-// scoreRow is one line of the table: a simulation and an opponent, the
+// Row is one line of the table: a simulation and an opponent, the
 // builder's (A) and the opponent's (B) scores per seed and their means.
-type scoreRow struct {
+type Row struct {
 	Sim        string                        `json:"sim"`
 	Opponent   string                        `json:"opponent"`
 	Seeds      []int64                       `json:"seeds"`
@@ -84,17 +84,17 @@ type scoreRow struct {
 	B          []int64                       `json:"b"`
 	MeanA      float64                       `json:"meanA"`
 	MeanB      float64                       `json:"meanB"`
-	Violations [2]violationCounts            `json:"violations"` // summed over the seeds
+	Violations [2]ViolationCounts            `json:"violations"` // summed over the seeds
 	Avoidable  [2]map[string]normaudit.Split `json:"avoidable"`
 }
 
-// scoreRows groups games by simulation and opponent, in play order.
-func scoreRows(games []gameResult) []scoreRow {
-	var rows []scoreRow
+// Rows groups games by simulation and opponent, in play order.
+func Rows(games []Result) []Row {
+	var rows []Row
 	for _, g := range games {
-		i := slices.IndexFunc(rows, func(r scoreRow) bool { return r.Sim == g.Sim && r.Opponent == g.Opponent })
+		i := slices.IndexFunc(rows, func(r Row) bool { return r.Sim == g.Sim && r.Opponent == g.Opponent })
 		if i < 0 {
-			rows = append(rows, scoreRow{Sim: g.Sim, Opponent: g.Opponent})
+			rows = append(rows, Row{Sim: g.Sim, Opponent: g.Opponent})
 			i = len(rows) - 1
 		}
 		r := &rows[i]
@@ -130,12 +130,12 @@ func mean(xs []int64) float64 {
 	return float64(sum) / float64(len(xs))
 }
 
-// printScoreTable writes the rows as an aligned table.
-func printScoreTable(out io.Writer, rows []scoreRow) {
+// PrintTable writes the rows as an aligned table.
+func PrintTable(out io.Writer, rows []Row) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\tB carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\t")
 	for _, r := range rows {
-		a, b := totalSplit(r.Avoidable[0]), totalSplit(r.Avoidable[1])
+		a, b := TotalSplit(r.Avoidable[0]), TotalSplit(r.Avoidable[1])
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d (%d, %d, %d, %d)/%d\t%d/%d\t%d (%d, %d, %d, %d)/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
 			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, a.Avoidable, a.Unaware, a.BeyondTeam, a.BeyondLinked, a.BeyondSeen, a.Unavoidable,
 			r.Violations[1].Carry, r.Violations[1].Adopt, b.Avoidable, b.Unaware, b.BeyondTeam, b.BeyondLinked, b.BeyondSeen, b.Unavoidable)

@@ -1,4 +1,4 @@
-package main
+package loadtest
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ const rusageThread = 1
 // alone (user + system, which includes the loopback delivery and waking the
 // reader, as it does for the real server). The answering agents run in this process
 // on other threads, so their CPU is not counted.
-func measureIOFloor(agents, steps, frameBytes int) (floorReport, error) {
-	report := floorReport{Agents: agents, Steps: steps, FrameBytes: frameBytes}
+func measureIOFloor(agents, steps, frameBytes int) (FloorReport, error) {
+	report := FloorReport{Agents: agents, Steps: steps, FrameBytes: frameBytes}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return report, fmt.Errorf("bench: floor: %w", err)

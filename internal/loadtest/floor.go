@@ -1,9 +1,8 @@
-package main
+package loadtest
 
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -12,8 +11,8 @@ import (
 	"time"
 )
 
-// floorReport is what "massim bench -floor" measured.
-type floorReport struct {
+// FloorReport is what "massim bench -floor" measured.
+type FloorReport struct {
 	Agents     int `json:"agents"`
 	Steps      int `json:"steps"`
 	FrameBytes int `json:"frameBytes"`
@@ -26,7 +25,7 @@ type floorReport struct {
 	WallPerStepMS float64 `json:"wallPerStepMs"`
 }
 
-func (r *floorReport) fill(user, sys, wall time.Duration) {
+func (r *FloorReport) fill(user, sys, wall time.Duration) {
 	steps := float64(r.Steps)
 	r.UserPerStepMS = float64(user) / 1e6 / steps
 	r.SysPerStepMS = float64(sys) / 1e6 / steps
@@ -35,7 +34,8 @@ func (r *floorReport) fill(user, sys, wall time.Duration) {
 	r.WallPerStepMS = float64(wall) / 1e6 / steps
 }
 
-func printFloorReport(w io.Writer, name string, r floorReport) {
+// PrintFloorReport writes the floor of the load called name.
+func PrintFloorReport(w io.Writer, name string, r FloorReport) {
 	fmt.Fprintf(w, "I/O floor of %s: %d agents × %d steps, one %d-byte write and one answer read per agent and step\n",
 		name, r.Agents, r.Steps, r.FrameBytes)
 	fmt.Fprintf(w, "  CPU per step %.3f ms (user %.3f, system %.3f), %.2f µs per agent; wall per step %.3f ms\n",
@@ -57,7 +57,7 @@ func answerFrames(addr string, n int) error {
 		}
 		wg.Go(func() {
 			defer conn.Close()
-			r := bufio.NewReaderSize(conn, maxFloorFrame)
+			r := bufio.NewReaderSize(conn, MaxFloorFrame)
 			for {
 				if _, err := r.ReadSlice(0); err != nil {
 					return // shut down by the measurement
@@ -71,29 +71,23 @@ func answerFrames(addr string, n int) error {
 	return nil
 }
 
-const maxFloorFrame = 64 << 10
+// MaxFloorFrame is the largest request-action size -floor writes.
+const MaxFloorFrame = 64 << 10
 
-// runBenchFloor measures the floor runs times and reports the run with the
-// median CPU per step.
-func runBenchFloor(name string, agents, steps, frameBytes, runs int, asJSON bool, stdout io.Writer) error {
-	if frameBytes < 2 || frameBytes > maxFloorFrame {
-		return &exitError{code: 2, err: fmt.Errorf("-floor-bytes %d: want 2…%d", frameBytes, maxFloorFrame)}
+// MeasureFloor measures the protocol's I/O floor of a load runs times and
+// returns the run with the median CPU per step.
+func MeasureFloor(agents, steps, frameBytes, runs int) (FloorReport, error) {
+	if frameBytes < 2 || frameBytes > MaxFloorFrame {
+		return FloorReport{}, fmt.Errorf("-floor-bytes %d: want 2…%d", frameBytes, MaxFloorFrame)
 	}
-	var reports []floorReport
+	var reports []FloorReport
 	for range runs {
 		r, err := measureIOFloor(agents, steps, frameBytes)
 		if err != nil {
-			return err
+			return FloorReport{}, err
 		}
 		reports = append(reports, r)
 	}
-	slices.SortFunc(reports, func(a, b floorReport) int { return cmp.Compare(a.CPUPerStepMS, b.CPUPerStepMS) })
-	median := reports[len(reports)/2]
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(median)
-	}
-	printFloorReport(stdout, name, median)
-	return nil
+	slices.SortFunc(reports, func(a, b FloorReport) int { return cmp.Compare(a.CPUPerStepMS, b.CPUPerStepMS) })
+	return reports[len(reports)/2], nil
 }

@@ -1,4 +1,4 @@
-package main
+package evaluate
 
 import (
 	"encoding/json"
@@ -50,9 +50,9 @@ func (o *auditObserver) result() ([2]map[string]normaudit.Split, []normaudit.Epi
 	return [2]map[string]normaudit.Split{o.audit.Team("A"), o.audit.Team("B")}, o.audit.Episodes()
 }
 
-// writeEpisodes appends a game's episodes as JSON lines, each with the
+// WriteEpisodes appends a game's episodes as JSON lines, each with the
 // game's simulation, opponent and seed.
-func writeEpisodes(w io.Writer, g gameResult, eps []normaudit.Episode) error {
+func WriteEpisodes(w io.Writer, g Result, eps []normaudit.Episode) error {
 	enc := json.NewEncoder(w)
 	for _, ep := range eps {
 		line := struct {
@@ -62,7 +62,7 @@ func writeEpisodes(w io.Writer, g gameResult, eps []normaudit.Episode) error {
 			normaudit.Episode
 		}{g.Sim, g.Opponent, g.Seed, ep}
 		if err := enc.Encode(line); err != nil {
-			return fmt.Errorf("scores: write audit: %w", err)
+			return fmt.Errorf("evaluate: write audit: %w", err)
 		}
 	}
 	return nil
@@ -80,8 +80,8 @@ func addSplits(dst *map[string]normaudit.Split, src map[string]normaudit.Split) 
 	}
 }
 
-// totalSplit sums the splits of every key.
-func totalSplit(m map[string]normaudit.Split) normaudit.Split {
+// TotalSplit sums the splits of every key.
+func TotalSplit(m map[string]normaudit.Split) normaudit.Split {
 	var t normaudit.Split
 	for _, s := range m {
 		t.Add(s)

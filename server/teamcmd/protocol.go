@@ -1,0 +1,58 @@
+package teamcmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// SupervisorArg is the hidden first argument that makes the server's binary
+// a team supervisor (see ServeIfSupervisor).
+const SupervisorArg = "__massim-team-supervisor"
+
+// spec is what the server tells a supervisor, as one JSON line on its
+// standard input. The command's environment is the supervisor's own.
+type spec struct {
+	Argv     []string      `json:"argv"`
+	Dir      string        `json:"dir,omitempty"`
+	Log      string        `json:"log,omitempty"` // "" discards the output
+	LogLimit int           `json:"logLimit"`
+	Restarts int           `json:"restarts"`
+	Grace    time.Duration `json:"grace"`
+}
+
+// event is what a supervisor reports, one JSON line each on its file
+// descriptor 3 (not standard output: Go kills a program that writes to a
+// broken pipe on descriptors 1 and 2, and the server may be gone).
+type event struct {
+	Kind string `json:"event"` // "started", "exited"
+	PID  int    `json:"pid,omitempty"`
+	// Exited: how the command ended ("exit status 1", "signal: killed",
+	// "cannot start: …"), whether it ended on its own (not stopped) and
+	// whether it is started again.
+	Status  string `json:"status,omitempty"`
+	Stopped bool   `json:"stopped,omitempty"`
+	Restart bool   `json:"restart,omitempty"`
+}
+
+// ServeIfSupervisor runs the team supervisor and exits when this process
+// was started as one (os.Args[1] == SupervisorArg); otherwise it returns at
+// once. Call it first in main and in the TestMain of every test binary that
+// starts team commands: the supervisor is the binary itself, run again.
+func ServeIfSupervisor() {
+	if len(os.Args) < 2 || os.Args[1] != SupervisorArg {
+		return
+	}
+	if err := supervise(os.Stdin, os.NewFile(3, "events")); err != nil {
+		fmt.Fprintf(os.Stderr, "massim team supervisor: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// reporter writes events; a server that has gone makes writing fail, which
+// changes nothing for the supervisor.
+type reporter struct{ enc *json.Encoder }
+
+func (r reporter) report(e event) { _ = r.enc.Encode(e) }

@@ -1,0 +1,153 @@
+//go:build unix
+
+package teamcmd
+
+import (
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// childExited is notified on SIGCHLD: a child (the command, or a reparented
+// descendant) has ended.
+var childExited = make(chan os.Signal, 1)
+
+func prepareSupervisor() {
+	signal.Notify(childExited, syscall.SIGCHLD)
+	// A broken pipe is an error to handle, not the end of the supervisor.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	becomeSubreaper()
+}
+
+// runOnce starts the command in its own process group and waits until it
+// exits or the supervisor is stopped; either way nothing of its process
+// group and no descendant is left when it returns. It returns how the
+// command ended and whether it was stopped.
+func (s *supervisor) runOnce(out *os.File) (string, bool) {
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return "cannot start: " + err.Error(), false
+	}
+	defer devnull.Close()
+	path := s.spec.Argv[0]
+	if !strings.Contains(path, "/") {
+		if path, err = exec.LookPath(path); err != nil {
+			return "cannot start: " + err.Error(), false
+		}
+	}
+	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: os.Environ(), Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
+	p, err := os.StartProcess(path, s.spec.Argv, attr)
+	if err != nil {
+		return "cannot start: " + err.Error(), false
+	}
+	defer p.Release()
+	s.events.report(event{Kind: "started", PID: p.Pid})
+	s.note("team command started (pid %d, process group %d)", p.Pid, p.Pid)
+	t := tree{leader: p.Pid}
+	for {
+		t.reap()
+		if t.exited {
+			t.end(s.spec.Grace) // what it left behind
+			return t.status, false
+		}
+		select {
+		case <-childExited:
+		case <-s.stop:
+			t.end(s.spec.Grace)
+			if !t.exited {
+				return "not reaped", true
+			}
+			return t.status, true
+		}
+	}
+}
+
+// tree is a running command: its process group (pgid = the leader's pid)
+// and the descendants reparented to the supervisor.
+type tree struct {
+	leader int
+	exited bool
+	status string
+}
+
+// reap collects every ended child, the leader's exit status among them.
+func (t *tree) reap() {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || pid <= 0 {
+			return
+		}
+		if pid == t.leader {
+			t.exited, t.status = true, describe(ws)
+		}
+	}
+}
+
+// signal sends sig to the process group and to every child of the
+// supervisor (descendants that left the group and were reparented).
+func (t *tree) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-t.leader, sig)
+	for _, pid := range reparentedChildren() {
+		_ = syscall.Kill(pid, sig)
+	}
+}
+
+// alive reports whether anything of the tree is left: a member of the
+// process group or a child of the supervisor.
+func (t *tree) alive() bool {
+	if syscall.Kill(-t.leader, 0) == nil {
+		return true
+	}
+	var ws syscall.WaitStatus
+	_, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+	return err != syscall.ECHILD
+}
+
+// end sends SIGTERM to the tree, and SIGKILL to what is left after grace,
+// until nothing is left (or killWait has passed after the SIGKILL).
+func (t *tree) end(grace time.Duration) {
+	t.signal(syscall.SIGTERM)
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var giveUp <-chan time.Time
+	for {
+		t.reap()
+		if !t.alive() {
+			return
+		}
+		select {
+		case <-childExited:
+		case <-tick.C:
+			if giveUp != nil {
+				t.signal(syscall.SIGKILL) // new reparented descendants
+			}
+		case <-deadline.C:
+			t.signal(syscall.SIGKILL)
+			giveUp = time.After(killWait)
+		case <-giveUp:
+			return
+		}
+	}
+}
+
+// describe says how a process ended, as os/exec does.
+func describe(ws syscall.WaitStatus) string {
+	switch {
+	case ws.Exited():
+		return "exit status " + strconv.Itoa(ws.ExitStatus())
+	case ws.Signaled():
+		return "signal: " + ws.Signal().String()
+	default:
+		return "ended (" + strconv.Itoa(int(ws)) + ")"
+	}
+}

@@ -1,0 +1,31 @@
+package teamcmd
+
+import (
+	"os"
+	"os/exec"
+)
+
+func prepareSupervisor() {}
+
+// runOnce starts the command and waits until it exits or the supervisor is
+// stopped. Windows has neither process groups nor signals: a stop kills the
+// command's process only (docs/operations.md, "Team commands").
+func (s *supervisor) runOnce(out *os.File) (string, bool) {
+	cmd := exec.Command(s.spec.Argv[0], s.spec.Argv[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = s.spec.Dir, out, out
+	if err := cmd.Start(); err != nil {
+		return "cannot start: " + err.Error(), false
+	}
+	s.events.report(event{Kind: "started", PID: cmd.Process.Pid})
+	s.note("team command started (pid %d)", cmd.Process.Pid)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.String(), false
+	case <-s.stop:
+		_ = cmd.Process.Kill()
+		<-done
+		return cmd.ProcessState.String(), true
+	}
+}

@@ -1,0 +1,223 @@
+package teamcmdtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/massim-go/massim/clients/agent"
+	"github.com/massim-go/massim/clients/random"
+	"github.com/massim-go/massim/clients/team"
+	"github.com/massim-go/massim/protocol"
+)
+
+// HelperArg is the hidden first argument that makes a test binary one of
+// the team programs below.
+const HelperArg = "__massim-teamcmd-test"
+
+// Command is the argv of a team program: mode and its arguments, run by
+// the test binary itself.
+//
+//	team FILE ...        record, then connect MASSIM_AGENTS random agents until SIGTERM
+//	team-crash FILE MARKER  as team, but exit 3 at step 2 unless MARKER exists (it creates it)
+//	sleep FILE           record, then sleep
+//	forker FILE          record with two children (one in the group, one in a session of its own), then sleep
+//	ignore-term FILE     ignore SIGTERM, record, then sleep
+//	chatty BYTES         write BYTES of numbered lines (stdout and stderr), then exit 0
+func Command(mode string, args ...string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return append([]string{exe, HelperArg, mode}, args...)
+}
+
+// Record is what a team program writes, one JSON line per start.
+type Record struct {
+	Argv     []string          `json:"argv"`
+	Env      map[string]string `json:"env"` // MASSIM_* and TEST_*
+	PID      int               `json:"pid"`
+	PGID     int               `json:"pgid"`
+	Dir      string            `json:"dir"`
+	Children []int             `json:"children,omitempty"`
+}
+
+// ReadRecords reads the records of a file (none when it does not exist yet).
+func ReadRecords(path string) ([]Record, error) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return out, fmt.Errorf("record %q: %w", line, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ServeIfHelper runs a team program and exits when this process was
+// started as one; otherwise it returns at once.
+func ServeIfHelper() {
+	if len(os.Args) < 3 || os.Args[1] != HelperArg {
+		return
+	}
+	if err := runHelper(os.Args[2], os.Args[3:]); err != nil {
+		fmt.Fprintf(os.Stderr, "team program %s: %v\n", os.Args[2], err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func runHelper(mode string, args []string) error {
+	arg := func(i int) string {
+		if i < len(args) {
+			return args[i]
+		}
+		return ""
+	}
+	switch mode {
+	case "team", "team-crash":
+		if err := record(arg(0), nil); err != nil {
+			return err
+		}
+		if mode == "team" {
+			return connect("")
+		}
+		return connect(arg(1))
+	case "sleep":
+		if arg(0) != "" {
+			if err := record(arg(0), nil); err != nil {
+				return err
+			}
+		}
+		time.Sleep(time.Hour)
+	case "forker":
+		var children []int
+		for _, session := range []bool{false, true} {
+			c := exec.Command(os.Args[0], HelperArg, "sleep")
+			c.SysProcAttr = sessionAttr(session)
+			if err := c.Start(); err != nil {
+				return err
+			}
+			children = append(children, c.Process.Pid)
+		}
+		if err := record(arg(0), children); err != nil {
+			return err
+		}
+		time.Sleep(time.Hour)
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+		if err := record(arg(0), nil); err != nil {
+			return err
+		}
+		time.Sleep(time.Hour)
+	case "chatty":
+		n, err := strconv.Atoi(arg(0))
+		if err != nil {
+			return err
+		}
+		for i, written := 0, 0; written < n; i++ {
+			out := os.Stdout
+			if i%2 == 1 {
+				out = os.Stderr
+			}
+			k, _ := fmt.Fprintf(out, "line %06d of the team's output\n", i)
+			written += k
+		}
+	default:
+		return fmt.Errorf("unknown mode")
+	}
+	return nil
+}
+
+// record appends this process's Record to path.
+func record(path string, children []int) error {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "MASSIM_") || strings.HasPrefix(k, "TEST_") {
+			env[k] = v
+		}
+	}
+	dir, _ := os.Getwd()
+	r := Record{Argv: os.Args, Env: env, PID: os.Getpid(), PGID: processGroup(), Dir: dir, Children: children}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// connect runs random agents for the MASSIM_* values until SIGTERM.
+func connect(crashMarker string) error {
+	port, err := strconv.Atoi(os.Getenv("MASSIM_PORT"))
+	if err != nil {
+		return fmt.Errorf("MASSIM_PORT: %w", err)
+	}
+	count, err := strconv.Atoi(os.Getenv("MASSIM_AGENTS"))
+	if err != nil {
+		return fmt.Errorf("MASSIM_AGENTS: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	behaviour := random.ForTeam(1)
+	if crashMarker != "" {
+		if _, err := os.Stat(crashMarker); err != nil {
+			inner := behaviour
+			behaviour = func(index int, user string) agent.Behaviour {
+				return crashAt{Behaviour: inner(index, user), marker: crashMarker}
+			}
+		}
+	}
+	fmt.Println("connecting", count, "agents")
+	err = team.Run(ctx, team.Config{Host: os.Getenv("MASSIM_HOST"), Port: port, Team: os.Getenv("MASSIM_TEAM"),
+		Prefix: os.Getenv("MASSIM_PREFIX"), Password: os.Getenv("MASSIM_PASSWORD"), Count: count,
+		MaxBackoff: 100 * time.Millisecond}, behaviour)
+	if ctx.Err() != nil {
+		fmt.Println("stopped by SIGTERM")
+		return nil
+	}
+	return err
+}
+
+// crashAt ends the program at step 2 (once: it leaves a marker).
+type crashAt struct {
+	agent.Behaviour
+	marker string
+}
+
+func (c crashAt) Act(ra *protocol.RequestAction) (string, []string) {
+	if ra.Step >= 2 {
+		if f, err := os.OpenFile(c.marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+			_ = f.Close()
+			fmt.Println("crashing on purpose at step", ra.Step)
+			os.Exit(3)
+		}
+	}
+	return c.Behaviour.Act(ra)
+}

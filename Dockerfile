@@ -6,23 +6,31 @@
 # and the working folder with the example configs; the time zone database
 # is built into the binary (-tags timetzdata), so TZ=Europe/Berlin works for
 # "HH:mm" launches and local file names.
-FROM golang:1.26.8-bookworm AS build
+#
+# GO_IMAGE replaces the build stage's base: any image with the Go toolchain of
+# go.mod on its PATH (a mirror, or one built without a registry: the tests
+# build theirs from Debian's packages, docs/operations.md, "Docker").
+# GOPROXY is handed to "go mod download" (default: Go's own default).
+ARG GO_IMAGE=golang:1.26.8-bookworm
+FROM ${GO_IMAGE} AS build
+ARG GOPROXY=https://proxy.golang.org,direct
 WORKDIR /src
 COPY go.mod go.sum ./
-RUN go mod download
+RUN GOPROXY="$GOPROXY" go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags timetzdata -o /out/massim ./cmd/massim \
- && mkdir -p /out/etc /out/tmp /out/work \
- && cp -r config/examples /out/work/config-examples \
- && echo 'nonroot:x:65532:65532:nonroot:/work:/sbin/nologin' > /out/etc/passwd \
- && echo 'nonroot:x:65532:' > /out/etc/group \
- && chmod 1777 /out/tmp
+# The run image's whole file tree is laid out under /out/root and copied in
+# one COPY: copying a single folder (COPY /out/tmp /tmp) copies only its
+# contents, so /tmp would lose its mode 1777 and the demo could not write.
+RUN mkdir -p /out/root/etc /out/root/tmp /out/root/work /out/root/usr/local/bin \
+ && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags timetzdata -o /out/root/usr/local/bin/massim ./cmd/massim \
+ && cp -r config/examples /out/root/work/config-examples \
+ && echo 'nonroot:x:65532:65532:nonroot:/work:/sbin/nologin' > /out/root/etc/passwd \
+ && echo 'nonroot:x:65532:' > /out/root/etc/group \
+ && chown -R 65532:65532 /out/root/work \
+ && chmod 1777 /out/root/tmp
 
 FROM scratch
-COPY --from=build /out/etc /etc
-COPY --from=build /out/tmp /tmp
-COPY --from=build /out/massim /usr/local/bin/massim
-COPY --from=build --chown=65532:65532 /out/work /work
+COPY --from=build /out/root /
 ENV PATH=/usr/local/bin
 WORKDIR /work
 USER 65532:65532

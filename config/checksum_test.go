@@ -43,29 +43,43 @@ func TestChecksum_SameForWhatPlaysTheSame(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, base, checksumOf(t, tc.files))
+			assert.Empty(t, DifferingParts(partsOf(t, baseFiles(t)), partsOf(t, tc.files)))
 		})
 	}
 }
 
+func partsOf(t *testing.T, files fstest.MapFS) map[string]string {
+	t.Helper()
+	cfg, err := LoadFS(files, "conf.json")
+	require.NoError(t, err)
+	parts, err := cfg.ChecksumParts()
+	require.NoError(t, err)
+	return parts
+}
+
+// What plays differently changes the checksum, and ChecksumParts names the
+// keys that changed (a refused resume lists them).
 func TestChecksum_DiffersForWhatPlaysDifferently(t *testing.T) {
-	base := checksumOf(t, baseFiles(t))
+	base, baseParts := checksumOf(t, baseFiles(t)), partsOf(t, baseFiles(t))
 	tests := []struct {
-		name  string
-		files fstest.MapFS
+		name   string
+		files  fstest.MapFS
+		differ []string
 	}{
-		{"steps in an included file", edited(t, edit{"sim/sim.json", `"steps": 100`, `"steps": 101`})},
-		{"role in a nested include", edited(t, edit{"sim/roles.json", `"vision": 5`, `"vision": 6`})},
+		{"steps in an included file", edited(t, edit{"sim/sim.json", `"steps": 100`, `"steps": 101`}), []string{"match[0].steps"}},
+		{"role in a nested include", edited(t, edit{"sim/roles.json", `"vision": 5`, `"vision": 6`}), []string{"match[0].roles"}},
 		{"team order", edited(t, edit{"conf.json",
 			`"A": {"prefix": "agent", "password": "1"},
     "B": {"prefix": "agent", "password": "1"}`,
 			`"B": {"prefix": "agent", "password": "1"},
-    "A": {"prefix": "agent", "password": "1"}`})},
-		{"teams per match", edited(t, edit{"conf.json", `"teamsPerMatch": 2`, `"teamsPerMatch": 1`})},
-		{"agent timeout", edited(t, edit{"conf.json", `"agentTimeout": 4000`, `"agentTimeout": 3000`})},
+    "A": {"prefix": "agent", "password": "1"}`}), []string{"teams (order)"}},
+		{"teams per match", edited(t, edit{"conf.json", `"teamsPerMatch": 2`, `"teamsPerMatch": 1`}), []string{"server.teamsPerMatch"}},
+		{"agent timeout", edited(t, edit{"conf.json", `"agentTimeout": 4000`, `"agentTimeout": 3000`}), []string{"server.agentTimeout"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.NotEqual(t, base, checksumOf(t, tc.files))
+			assert.Equal(t, tc.differ, DifferingParts(baseParts, partsOf(t, tc.files)))
 		})
 	}
 }

@@ -65,7 +65,7 @@ func parse(src source, name, id, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg.Path = name
-	cfg.digest = treeDigest(tree)
+	cfg.digest, cfg.parts = treeDigest(tree), treeParts(tree)
 	return cfg, nil
 }
 

@@ -21,8 +21,9 @@ type Config struct {
 	// "NOsetup"). A caller may log them as warnings or refuse the config.
 	UnknownKeys []string
 
-	res    resolver // where grid.file and setup were found; see ReadFile
-	digest []byte   // SHA-256 of the expanded config; see Checksum
+	res    resolver          // where grid.file and setup were found; see ReadFile
+	digest []byte            // SHA-256 of the expanded config; see Checksum
+	parts  map[string]string // digests of its parts; see ChecksumParts
 }
 
 // Tournament modes (docs/config.md, "Tournament modes").

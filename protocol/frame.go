@@ -50,8 +50,11 @@ type FrameReader struct {
 	discarding bool   // inside an oversized frame, skipping to its 0 byte
 	skipped    int    // body bytes of the oversized frame seen so far
 
-	err    error // sticky error of the underlying reader, reported once the buffer is drained
-	resume bool  // the last Next returned ErrWouldBlock: fr.frame holds the frame's beginning
+	err error // sticky error of the underlying reader, reported once the buffer is drained
+	// unterminated counts the bytes after the last 0 byte that the stream
+	// ended with (Unterminated).
+	unterminated int
+	resume       bool // the last Next returned ErrWouldBlock: fr.frame holds the frame's beginning
 }
 
 // NewFrameReader returns a FrameReader that reads from r and rejects frame
@@ -81,6 +84,9 @@ func (fr *FrameReader) Next() ([]byte, error) {
 		}
 		if fr.err != nil {
 			// The partial frame (or the rest of an oversized one) is lost.
+			if len(fr.frame)+fr.skipped > 0 {
+				fr.unterminated = len(fr.frame) + fr.skipped
+			}
 			fr.frame = fr.frame[:0]
 			fr.discarding, fr.skipped = false, 0
 			if errors.Is(fr.err, io.EOF) {
@@ -94,6 +100,11 @@ func (fr *FrameReader) Next() ([]byte, error) {
 		}
 	}
 }
+
+// Unterminated is the number of bytes the stream sent after its last 0
+// byte before it ended: a peer that ends its frames with something else
+// (a newline) sent only such bytes. It is 0 until Next has returned io.EOF.
+func (fr *FrameReader) Unterminated() int { return fr.unterminated }
 
 // scanBuffered consumes buffered bytes. It reports done when a frame ended
 // inside the buffer (body or error set); otherwise all buffered bytes were

@@ -235,3 +235,30 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// A peer that ends its frames with a newline sends bytes but no 0 byte;
+// at the end of the stream the reader says how many it dropped.
+func TestFrameReader_UnterminatedCountsTheBytesAfterTheLast0Byte(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		limit    int
+		want     int
+	}{
+		{"newline instead of 0 byte", "{\"type\":\"auth-request\"}\n", 0, 24},
+		{"after a whole frame", "ok\x00abc", 0, 3},
+		{"oversized and unterminated", "ok\x00abcdefgh", 3, 8},
+		{"every frame ended", "ok\x00", 0, 0},
+		{"nothing at all", "", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fr := NewFrameReader(strings.NewReader(tc.in), tc.limit)
+			assert.Zero(t, fr.Unterminated(), "not before the end")
+			for {
+				if _, err := fr.Next(); err == io.EOF {
+					break
+				}
+			}
+			assert.Equal(t, tc.want, fr.Unterminated())
+		})
+	}
+}

@@ -25,6 +25,7 @@ install_chromium() {
 }
 
 install_chromium
+scripts/install/podman.sh
 # The browser tests keep their screenshots (waiting view, end banner, legend,
 # chart, phone, …) here for a person to look at.
 export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"

@@ -28,8 +28,8 @@ func (k *launchKey) press() (first bool) {
 // startConsole reads the console in one goroutine that serves both the
 // "key" launch and the commands: an empty line is the launch key, any other
 // line a command (the Java server's pause/p and continue/c; massim-go adds
-// step, status, stop and help; see the README, "Controls: console and admin
-// API"). Commands act on the Control, so they take effect
+// step, status, stop and help; see docs/tournaments.md, "Controls: console
+// and admin API"). Commands act on the Control, so they take effect
 // between steps. The goroutine ends when the console reaches its end; a
 // blocked read of standard input cannot be interrupted, so it may outlive
 // Run, which is harmless in a process that is about to exit.

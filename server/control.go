@@ -24,7 +24,7 @@ var (
 const (
 	PhaseWaiting  = "waiting"  // for the launch
 	PhaseRunning  = "running"  // a simulation is being played
-	PhaseBetween  = "between"  // between two simulations
+	PhaseBetween  = "between"  // between two simulations, or launched before the first
 	PhaseFinished = "finished" // over: every match played, or stopped
 )
 
@@ -72,6 +72,7 @@ type Control struct {
 	// launched is set once the tournament has started, by Launch or by
 	// its own launch setting.
 	launched bool
+	left     chan struct{} // closed when the tournament has left its launch wait
 	view     TournamentStatus
 	// roster reports the connections (set by the server; nil: none).
 	roster func() []TeamRoster
@@ -82,6 +83,7 @@ func newControl() *Control {
 		changed: make(chan struct{}),
 		stop:    make(chan struct{}),
 		launch:  make(chan struct{}),
+		left:    make(chan struct{}),
 		view: TournamentStatus{
 			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
 			Teams: []string{}, Scores: []TeamResult{}, Roster: []TeamRoster{},
@@ -162,28 +164,51 @@ func (c *Control) Stop() error {
 // Launch starts a tournament that waits for its launch, now, whatever its
 // launch setting ("key", a delay, a time, -wait-agents): the admin API's
 // way to start an unattended server.
+//
+// It returns once the tournament has left its launch wait (at most
+// launchAnswerWait later), so that a status asked for afterwards shows the
+// launched tournament, not the waiting one.
 func (c *Control) Launch() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := c.refuseLocked(); err != nil {
+		c.mu.Unlock()
 		return err
 	}
 	if c.launched {
+		c.mu.Unlock()
 		return ErrLaunched
 	}
 	c.launched = true
 	close(c.launch)
+	c.mu.Unlock()
+	select {
+	case <-c.left:
+	case <-time.After(launchAnswerWait):
+	}
 	return nil
 }
+
+// launchAnswerWait bounds how long Launch waits for the tournament to leave
+// its launch wait (it does so at once unless it is still starting up).
+const launchAnswerWait = 5 * time.Second
 
 // launchRequested is closed once Launch was called.
 func (c *Control) launchRequested() <-chan struct{} { return c.launch }
 
 // started records that the tournament has left its launch wait.
+// The phase moves from waiting to between: the first simulation comes next.
 func (c *Control) started() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.launched = true
+	if c.view.Phase == PhaseWaiting {
+		c.view.Phase = PhaseBetween
+	}
+	select {
+	case <-c.left:
+	default:
+		close(c.left)
+	}
 }
 
 func (c *Control) refuseLocked() error {

@@ -122,3 +122,16 @@ func TestTournamentStatus_StringListsTheRosterAndWhatComesNext(t *testing.T) {
 	v.Phase, v.Next, v.Match, v.Simulation, v.Name, v.Steps, v.Teams = PhaseRunning, nil, 0, 0, "7_A_B", 400, []string{"A", "B"}
 	assert.Contains(t, v.String(), "step –/399; scores", "no step played yet")
 }
+
+// The launch command answers once the tournament has left its launch
+// wait: the status it answers with (POST /admin/launch) is not "waiting".
+func TestControl_LaunchReturnsAfterTheLaunchWait(t *testing.T) {
+	cfg := testConfig(t, 1000, 3, 1)
+	ts := startServerWith(t, cfg, Options{})
+	require.Eventually(t, func() bool { return ts.Control().Status().Next != nil }, 30*time.Second, time.Millisecond,
+		"the tournament waits for its launch")
+	require.NoError(t, ts.Control().Launch())
+	assert.NotEqual(t, PhaseWaiting, ts.Control().Status().Phase)
+	assert.ErrorIs(t, ts.Control().Launch(), ErrLaunched)
+	ts.wait(t, 30*time.Second)
+}

@@ -65,6 +65,11 @@ func (s *Server) frontDesk(conn net.Conn) {
 			_ = conn.Close()
 			return
 		}
+		if n := reader.Unterminated(); n > 0 && errors.Is(err, io.EOF) {
+			log.Warn().Int("bytes", n).Msgf("closed a connection that sent %d bytes without a 0 byte; frames end with a 0 byte", n)
+			_ = conn.Close()
+			return
+		}
 		log.Info().Err(err).Msg("closed a connection before its first message")
 		_ = conn.Close()
 		return

@@ -36,14 +36,18 @@ const (
 // standings are always recomputed from it. It is also the machine-readable
 // summary that "massim standings" merges.
 type Manifest struct {
-	Format         string    `json:"format"`
-	ConfigChecksum string    `json:"configChecksum"`
-	Mode           string    `json:"mode"`  // round-robin, manual, random or match
-	Teams          []string  `json:"teams"` // the teams in the standings, config order
-	RandomSeed     *int64    `json:"randomSeed,omitempty"`
-	Started        time.Time `json:"started"`
-	Updated        time.Time `json:"updated"`
-	State          string    `json:"state"`
+	Format         string `json:"format"`
+	ConfigChecksum string `json:"configChecksum"`
+	// ConfigParts are digests of the parts of the config by key path
+	// (config.ChecksumParts), so that a refused resume names what changed;
+	// absent in manifests of older versions.
+	ConfigParts map[string]string `json:"configParts,omitempty"`
+	Mode        string            `json:"mode"`  // round-robin, manual, random or match
+	Teams       []string          `json:"teams"` // the teams in the standings, config order
+	RandomSeed  *int64            `json:"randomSeed,omitempty"`
+	Started     time.Time         `json:"started"`
+	Updated     time.Time         `json:"updated"`
+	State       string            `json:"state"`
 	// Simulations lists the completed simulations in the order played.
 	Simulations []SimRecord `json:"simulations"`
 	// ResultFiles lists the result file of each match (docs/config.md, "Result files"), by

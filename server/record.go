@@ -45,6 +45,21 @@ func (r *record) addStats(sim SimStats) error {
 	return nil
 }
 
+// discard removes what the record wrote: the manifest and standings of a
+// tournament that was never launched, which a next start would otherwise
+// rename as a previous tournament's.
+func (r *record) discard() error {
+	if r.dir == "" {
+		return nil
+	}
+	for _, path := range []string{r.manifestPath(), r.standingsPath(), filepath.Join(r.dir, StatsFile)} {
+		if err := removeIfExists(path); err != nil {
+			return fmt.Errorf("remove the unlaunched tournament's files: %w", err)
+		}
+	}
+	return nil
+}
+
 // setState records the tournament's state.
 func (r *record) setState(state string) error {
 	r.manifest.State = state

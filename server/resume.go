@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/filestamp"
@@ -20,6 +21,10 @@ type plan struct {
 	match    int  // match of the next simulation
 	index    int  // its index into the match array
 	finished bool // nothing is left to play
+	// fresh: this run started the tournament (not a resumed one); launched:
+	// it got past the launch. A fresh tournament interrupted before its
+	// launch leaves nothing behind (Server.Run).
+	fresh, launched bool
 }
 
 // tournamentDir is where manifest, standings and result files go.
@@ -38,6 +43,10 @@ func (s *Server) openTournament() (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	parts, err := s.cfg.ChecksumParts()
+	if err != nil {
+		return nil, err
+	}
 	var old *Manifest
 	if dir != "" {
 		old, err = loadManifest(filepath.Join(dir, ManifestFile))
@@ -50,7 +59,7 @@ func (s *Server) openTournament() (*plan, error) {
 	}
 	switch {
 	case old != nil && s.opts.Resume:
-		return s.resume(dir, checksum, old)
+		return s.resume(dir, checksum, parts, old)
 	case old != nil && old.State == StateRunning && len(old.Simulations) > 0:
 		// Its server has ended (this one holds the folder's lock): it crashed.
 		return nil, fmt.Errorf("%s holds an unfinished tournament (%d simulations played, state %q): "+
@@ -65,10 +74,10 @@ func (s *Server) openTournament() (*plan, error) {
 	case s.opts.Resume:
 		s.log.Warn().Str("dir", dir).Msg("nothing to resume: no tournament manifest, a new tournament starts")
 	}
-	return s.newTournament(dir, checksum)
+	return s.newTournament(dir, checksum, parts)
 }
 
-func (s *Server) newTournament(dir, checksum string) (*plan, error) {
+func (s *Server) newTournament(dir, checksum string, parts map[string]string) (*plan, error) {
 	seed := s.opts.TournamentSeed
 	if seed == 0 {
 		seed = s.now().UnixNano()
@@ -79,7 +88,7 @@ func (s *Server) newTournament(dir, checksum string) (*plan, error) {
 	}
 	now := s.now()
 	m := Manifest{
-		Format: ManifestFormat, ConfigChecksum: checksum, Mode: sched.mode,
+		Format: ManifestFormat, ConfigChecksum: checksum, ConfigParts: parts, Mode: sched.mode,
 		Teams: s.standingTeams(), Started: now.UTC(), State: StateRunning,
 		Simulations: []SimRecord{}, ResultFiles: []ResultFileRecord{},
 	}
@@ -90,7 +99,7 @@ func (s *Server) newTournament(dir, checksum string) (*plan, error) {
 	if err := rec.save(); err != nil {
 		return nil, fmt.Errorf("start tournament: %w", err)
 	}
-	return &plan{schedule: sched, record: rec, finished: sched.matches() == 0}, nil
+	return &plan{schedule: sched, record: rec, finished: sched.matches() == 0, fresh: true}, nil
 }
 
 // standingTeams are the teams a tournament's standings list: the line-up of
@@ -105,14 +114,14 @@ func (s *Server) standingTeams() []string {
 // resume continues the recorded tournament after its last completed
 // simulation. It refuses a different config or schedule: mixing results of
 // two different tournaments would make the standings meaningless.
-func (s *Server) resume(dir, checksum string, old *Manifest) (*plan, error) {
+func (s *Server) resume(dir, checksum string, parts map[string]string, old *Manifest) (*plan, error) {
 	refuse := func(format string, args ...any) error {
 		return fmt.Errorf("refusing to resume the tournament in %s: %s", dir, fmt.Sprintf(format, args...))
 	}
 	if old.ConfigChecksum != checksum {
-		return nil, refuse("it was started with a different config (checksum %s, this config has %s); "+
+		return nil, refuse("it was started with a different config (%schecksum %s, this config has %s); "+
 			"resume it with the config it started with, or start a new tournament in another folder (-dir)",
-			old.ConfigChecksum, checksum)
+			differingKeys(old.ConfigParts, parts), old.ConfigChecksum, checksum)
 	}
 	var seed int64
 	if old.RandomSeed != nil {
@@ -174,4 +183,22 @@ func archive(dir string, old *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// differingKeys names the config keys whose parts differ (at most a few,
+// then a count), for a refused resume; "" when the old manifest has no
+// parts or none differs (a change of key order only).
+func differingKeys(old, now map[string]string) string {
+	if old == nil {
+		return ""
+	}
+	keys := config.DifferingParts(old, now)
+	const shown = 5
+	switch {
+	case len(keys) == 0:
+		return ""
+	case len(keys) <= shown:
+		return "these keys differ: " + strings.Join(keys, ", ") + "; "
+	}
+	return fmt.Sprintf("these keys differ: %s and %d more; ", strings.Join(keys[:shown], ", "), len(keys)-shown)
 }

@@ -221,7 +221,14 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	if finished {
 		state = StateFinished
 	}
-	if serr := p.record.setState(state); serr != nil {
+	// Interrupted before the launch of a new tournament: nothing was played,
+	// so nothing is kept for a next start to rename.
+	summary.NothingPlayed = p.fresh && !p.launched && errors.Is(err, ErrInterrupted)
+	record := p.record.setState
+	if summary.NothingPlayed {
+		record = func(string) error { return p.record.discard() }
+	}
+	if serr := record(state); serr != nil {
 		err = errors.Join(err, serr)
 	}
 	s.ctrl.finished()

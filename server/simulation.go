@@ -102,7 +102,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 			return info, SimResult{}, err
 		}
 	}
-	result := SimResult{Scores: world.Scores(), Ranking: world.Ranking(), Agents: sim.conduct.finish(sim.participants)}
+	result := SimResult{Scores: world.Scores(), Ranking: world.Ranking(), Agents: inTeamOrder(sim.conduct.finish(sim.participants), info.Teams)}
 	sim.end(result)
 	return info, result, nil
 }

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"cmp"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/rs/zerolog"
@@ -128,4 +131,19 @@ func (c *conduct) finish(participants []*account) []AgentStats {
 		c.log.Info().Int("agents", len(participants)).Int("withoutTrouble", fine).Msg("agent summaries: the others answered every step in time")
 	}
 	return c.stats
+}
+
+// inTeamOrder sorts agent stats as people look for them (stats.json, the
+// match record): by the simulation's team order, then by account number
+// (agentA2 before agentA10), not in the world's order of agents.
+func inTeamOrder(stats []AgentStats, teams []string) []AgentStats {
+	slices.SortStableFunc(stats, func(a, b AgentStats) int {
+		if c := cmp.Compare(slices.Index(teams, a.Team), slices.Index(teams, b.Team)); c != 0 {
+			return c
+		}
+		sa, na, _ := splitNumber(a.Agent)
+		sb, nb, _ := splitNumber(b.Agent)
+		return cmp.Or(strings.Compare(sa, sb), cmp.Compare(na, nb))
+	})
+	return stats
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -98,4 +99,27 @@ func TestStats_CountEveryKindOfTroublePerAgent(t *testing.T) {
 	assert.Equal(t, int64(1), c.Actions["malformed"])
 	assert.Positive(t, c.BytesIn)
 	assert.Positive(t, c.BytesOut)
+}
+
+// The stats file lists agents by team, then by account number, whatever
+// order the world keeps them in.
+func TestStats_AgentsInTeamOrderThenAccountNumber(t *testing.T) {
+	cfg := testConfig(t, 1000, 2, 12)
+	ts := startServer(t, cfg)
+	ts.start() // nobody connects: two steps, every agent offline
+	ts.wait(t, 30*time.Second)
+	st, err := ReadStats(filepath.Join(cfg.Server.ResultPath, StatsFile))
+	require.NoError(t, err)
+	require.Len(t, st.Simulations, 1)
+	var got []string
+	for _, a := range st.Simulations[0].Agents {
+		got = append(got, a.Agent)
+	}
+	var want []string
+	for _, team := range []string{"A", "B"} {
+		for i := 1; i <= 12; i++ {
+			want = append(want, fmt.Sprintf("agent%s%d", team, i))
+		}
+	}
+	assert.Equal(t, want, got)
 }

@@ -22,6 +22,9 @@ type Summary struct {
 	Finished bool
 	// Dir is the tournament folder ("" when nothing is written).
 	Dir string
+	// NothingPlayed: a new tournament interrupted before its launch; its
+	// manifest and standings were removed again.
+	NothingPlayed bool
 }
 
 // MatchResult holds the simulations of one match played by this run.
@@ -71,6 +74,7 @@ func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finishe
 		}
 		return summary, false, err
 	}
+	p.launched = true
 	s.log.Info().Str("mode", sched.mode).Int("matches", sched.matches()).Int("simulationsPerMatch", len(s.cfg.Match)).
 		Int("match", p.match).Int("simulation", p.index).Msg("tournament starts")
 	for no := p.match; ; no++ {

@@ -303,7 +303,17 @@ func TestResume_RefusesADifferentConfig(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "refusing to resume")
 	assert.Contains(t, err.Error(), "different config")
+	assert.Contains(t, err.Error(), "different config (these keys differ: match[0].steps; checksum", "what changed, by name")
 	assert.Len(t, readManifest(t, dir).Simulations, 1, "the record is untouched")
+}
+
+func TestDifferingKeys_AFewByNameThenACount(t *testing.T) {
+	old := map[string]string{"a": "1", "b": "1", "c": "1", "d": "1", "e": "1", "f": "1", "g": "1"}
+	now := map[string]string{"a": "2", "b": "2", "c": "1", "d": "2", "e": "2", "f": "2", "g": "2", "h": "1"}
+	assert.Equal(t, "these keys differ: a, b, d, e, f and 2 more; ", differingKeys(old, now))
+	assert.Equal(t, "these keys differ: a; ", differingKeys(map[string]string{"a": "1"}, map[string]string{"a": "2"}))
+	assert.Empty(t, differingKeys(nil, now), "a manifest of an older version has no parts")
+	assert.Empty(t, differingKeys(now, now))
 }
 
 func TestResume_RandomModeContinuesTheSameSequenceOfLineups(t *testing.T) {

@@ -36,7 +36,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	linger := fs.Bool("linger", false, "with the monitor: keep it up after the match (for rewinding) until interrupted")
 	dir := fs.String("dir", "", "folder for the demo's results (default: a new temporary folder)")
 	var logs logFlags
-	logs.register(fs)
+	logs.register(fs, "error")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}

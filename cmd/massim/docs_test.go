@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,14 +35,14 @@ func TestDocs_GoVersionAndDockerAgreeWithGoMod(t *testing.T) {
 	assert.Contains(t, docker, "cp -r config/examples /out/work/config-examples")
 }
 
-// TestDocs_DockerRunLinePlaysTheContestExampleUnattended: the README's
-// docker run line names a config the image holds and a way to start
-// without a terminal.
+// TestDocs_DockerRunLinePlaysTheContestExampleUnattended: the docker run
+// line of docs/operations.md names a config the image holds and a way to
+// start without a terminal.
 func TestDocs_DockerRunLinePlaysTheContestExampleUnattended(t *testing.T) {
-	readme := readRepoFile(t, "README.md")
-	i := strings.Index(readme, "docker run ")
+	ops := strings.ReplaceAll(readRepoFile(t, "docs/operations.md"), "\\\n", " ")
+	i := strings.Index(ops, "docker run ")
 	require.GreaterOrEqual(t, i, 0)
-	line := readme[i:]
+	line := ops[i:]
 	line = line[:strings.Index(line, "\n```")]
 	m := regexp.MustCompile(`serve -conf config-examples/(\S+)`).FindStringSubmatch(line)
 	require.NotNil(t, m, line)
@@ -97,4 +98,79 @@ func TestDocs_NothingPointsOutsideTheRepository(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// commandPages are the pages whose massim commands TestDocs_CommandsExist
+// checks: the README and the pages its text moved to.
+var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md"}
+
+// shellCommands returns the massim command lines of a page's sh blocks
+// (continuation lines joined; comments, pipes and redirections cut off;
+// environment assignments and a leading "mkdir … &&" dropped).
+func shellCommands(text string) [][]string {
+	var out [][]string
+	inSh := false
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
+		switch {
+		case strings.HasPrefix(line, "```sh"):
+			inSh = true
+			continue
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+			continue
+		case !inSh:
+			continue
+		}
+		if i := strings.Index(line, "&&"); i >= 0 {
+			line = line[i+2:]
+		}
+		words := strings.Fields(line)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:]
+		}
+		if len(words) == 0 || (words[0] != "./massim" && words[0] != "massim") {
+			continue
+		}
+		var cmd []string
+		for _, w := range words[1:] {
+			if w == "#" || w == "|" || w == ">" || strings.HasPrefix(w, ">") || w == "&&" {
+				break
+			}
+			cmd = append(cmd, w)
+		}
+		out = append(out, cmd)
+	}
+	return out
+}
+
+// TestDocs_CommandsExist: every massim command line in the README and the
+// pages it points to names a subcommand, only flags that subcommand has,
+// and example configs that exist.
+func TestDocs_CommandsExist(t *testing.T) {
+	checked := 0
+	for _, page := range commandPages {
+		for _, cmd := range shellCommands(readRepoFile(t, page)) {
+			require.NotEmpty(t, cmd, page)
+			sub := cmd[:1]
+			if sub[0] == "replay" && len(cmd) > 1 && (cmd[1] == "verify" || cmd[1] == "convert") {
+				sub = cmd[:2]
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(append(append([]string{}, sub...), "-h"), &stdout, &stderr)
+			help := stdout.String() + stderr.String()
+			require.NotContains(t, help, "unknown command", "%s: massim %s", page, strings.Join(cmd, " "))
+			assert.Contains(t, []int{0, 2}, code, "%s: massim %s -h", page, strings.Join(sub, " "))
+			for _, w := range cmd[len(sub):] {
+				switch {
+				case strings.HasPrefix(w, "-"):
+					name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+					assert.Regexp(t, "\n  -"+regexp.QuoteMeta(name)+"[ \n]", help, "%s: massim %s: no flag %s", page, strings.Join(cmd, " "), w)
+				case strings.HasPrefix(w, "config/"):
+					assert.FileExists(t, filepath.Join("..", "..", w), "%s: massim %s", page, strings.Join(cmd, " "))
+				}
+			}
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 15, "the pages hold massim commands")
 }

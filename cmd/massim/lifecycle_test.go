@@ -158,6 +158,39 @@ func TestServe_AFailedStartChangesNothing(t *testing.T) {
 	assert.Len(t, m.Simulations, 1)
 }
 
+// TestServe_AFailedStartSaysWhyInTheLogFile: with a log file (logPath), a
+// start that cannot open its agent port writes the reason into it; the
+// tournament files stay untouched.
+func TestServe_AFailedStartSaysWhyInTheLogFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin := buildMassim(t)
+	dir := t.TempDir()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	conf := tournamentConfig(t, dir, taken.Addr().(*net.TCPAddr).Port, []string{"A", "B"}, 5, []int{1})
+	text, err := os.ReadFile(conf)
+	require.NoError(t, err)
+	withLog := strings.Replace(string(text), `"logLevel": "normal"`, `"logLevel": "normal", "logPath": "logs"`, 1)
+	require.NotEqual(t, string(text), withLog)
+	require.NoError(t, os.WriteFile(conf, []byte(withLog), 0o644))
+	folder := filepath.Join(dir, "tournament")
+
+	failed, _ := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s")
+	assert.Equal(t, 1, exitCode(failed.Wait()))
+	logs, err := filepath.Glob(filepath.Join(folder, "logs", "*.log"))
+	require.NoError(t, err)
+	require.Len(t, logs, 1)
+	data, err := os.ReadFile(logs[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "the server did not start")
+	assert.Contains(t, string(data), "address already in use")
+	_, err = os.Stat(filepath.Join(folder, server.ManifestFile))
+	assert.ErrorIs(t, err, os.ErrNotExist, "no tournament file")
+}
+
 // TestServe_TwoServersOnOneFolder: the second server refuses, naming the
 // first one's process; once the first is killed, its lock (and its
 // tournament that never played) is taken over by the next start.

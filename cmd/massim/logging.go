@@ -38,9 +38,16 @@ type logFlags struct {
 	level  string
 }
 
-func (l *logFlags) register(fs *flag.FlagSet) {
+// register adds -log-format and -log-level; dflt says what an absent
+// -log-level means for this command (default "normal": a command that
+// reads no config must not speak of one).
+func (l *logFlags) register(fs *flag.FlagSet, dflt ...string) {
+	level := "normal"
+	if len(dflt) > 0 {
+		level = dflt[0]
+	}
 	fs.StringVar(&l.format, "log-format", "console", "log format: console (human-readable) or json")
-	fs.StringVar(&l.level, "log-level", "", "log level: debug, normal, error, critical (default: the config's logLevel, else normal)")
+	fs.StringVar(&l.level, "log-level", "", "log level: debug, normal, error, critical (default: "+level+")")
 }
 
 // check validates the flags before anything else is done, so that a typo

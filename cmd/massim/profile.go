@@ -21,13 +21,35 @@ type profileFlags struct {
 
 // defaultProcs is the server's default -procs: the step loop is sequential,
 // and a second core mostly adds cross-core wake-ups of the scheduler (a
-// third of the CPU per step on small matches; README, "Performance").
+// third of the CPU per step on small matches; docs/performance.md).
 const defaultProcs = 1
 
 func (p *profileFlags) register(fs *flag.FlagSet, whose string) {
-	fs.IntVar(&p.procs, "procs", -1, fmt.Sprintf("cores %s's Go code may use at once (default %d unless the GOMAXPROCS variable is set; 0: all)", whose, defaultProcs))
+	p.procs = -1 // unset: defaultProcs, unless GOMAXPROCS is set
+	fs.Var(procsValue{&p.procs}, "procs", fmt.Sprintf("`N` cores %s's Go code may use at once (default %d unless the GOMAXPROCS variable is set; 0: all)", whose, defaultProcs))
 	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of "+whose+" to this file (read it with go tool pprof)")
 	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile of "+whose+" to this file when it ends (allocations and live memory)")
+}
+
+// procsValue is -procs: a count of cores, or unset (-1). Its own type so
+// that the help does not print the -1 that stands for "unset" beside the
+// real default the usage text names.
+type procsValue struct{ n *int }
+
+func (v procsValue) String() string {
+	if v.n == nil || *v.n < 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v procsValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a number of cores, 0 or more")
+	}
+	*v.n = n
+	return nil
 }
 
 // applyProcs sets GOMAXPROCS from -procs (or its default).

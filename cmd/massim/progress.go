@@ -131,7 +131,7 @@ func (p *progress) text() string {
 }
 
 func (p *progress) logLine() {
-	ev := p.log.Info().Str("sim", p.info.Name).Int("simulation", p.info.Index+1).Int("step", p.step).Int("steps", p.info.Steps)
+	ev := p.log.Info().Str("sim", p.info.Name).Int("index", p.info.Index).Int("step", p.step).Int("steps", p.info.Steps)
 	if p.rateKnown {
 		ev = ev.Float64("stepsPerSecond", float64(int(p.rate*10))/10)
 	}

@@ -35,7 +35,7 @@ func TestProgress_ALogLineEveryFewSecondsOffATerminal(t *testing.T) {
 	assert.Empty(t, out.String(), "with a logger nothing goes to stdout")
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	assert.Len(t, lines, 4)
-	assert.Equal(t, `{"level":"info","sim":"1_A_B","simulation":2,"step":4,"steps":23,"stepsPerSecond":1,"scores":{"A":4,"B":0},"message":"progress"}`, lines[0])
+	assert.Equal(t, `{"level":"info","sim":"1_A_B","index":1,"step":4,"steps":23,"stepsPerSecond":1,"scores":{"A":4,"B":0},"message":"progress"}`, lines[0])
 }
 
 func TestProgress_PlainLinesWithoutALogger(t *testing.T) {

@@ -11,9 +11,15 @@ import (
 	"github.com/massim-go/massim/replays/verify"
 )
 
+// exitIncompleteReplay is replay verify's exit code for a replay that is
+// identical as far as it goes but does not hold the whole simulation.
+const exitIncompleteReplay = 3
+
 // runReplayVerify plays a compact replay's simulation again from its match
-// record and compares every step: exit 0 when all are identical, 1 when a
-// step differs or the replay cannot be checked (damaged, no record).
+// record and compares every step: exit 0 when all are identical and the
+// replay is complete, 3 when all it holds is identical but it ends early
+// (docs/replays.md, "Verifying a replay"), 1 when a step differs or the
+// replay cannot be checked (damaged, no record).
 func runReplayVerify(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,6 +55,7 @@ func runReplayVerify(args []string, stdout, stderr io.Writer) error {
 		fs.Arg(0), rep.Checked, rep.Last, rec.Seed, len(rec.Agents), time.Since(began).Round(time.Millisecond))
 	if !rep.Complete {
 		fmt.Fprintf(stdout, "the replay is incomplete: %s\n", r.Problem)
+		return &exitError{code: exitIncompleteReplay}
 	}
 	return nil
 }

@@ -105,6 +105,20 @@ func TestReplayVerify_ExitCodesAndMessages(t *testing.T) {
 	}
 }
 
+// An incomplete replay that is identical as far as it goes exits 3, so a
+// script can tell it from a complete one (0).
+func TestReplayVerify_AnIncompleteReplayExits3(t *testing.T) {
+	path := sampleMatch(t, 9, 40)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	cut := filepath.Join(t.TempDir(), "cut"+compact.Extension)
+	require.NoError(t, os.WriteFile(cut, data[:len(data)*2/3], 0o644))
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 3, run([]string{"replay", "verify", cut}, &out, &errOut), out.String()+errOut.String())
+	assert.Contains(t, out.String(), "identical to the simulation")
+	assert.Contains(t, out.String(), "the replay is incomplete")
+}
+
 func flip(data []byte, at int) []byte {
 	out := bytes.Clone(data)
 	out[at] ^= 0x20

@@ -39,7 +39,7 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the games and the table as JSON")
 	auditFile := fs.String("audit", "", "write every agent's norm violations (avoidable or not, see package normaudit) to this file as JSON lines")
 	var logs logFlags
-	logs.register(fs)
+	logs.register(fs, "error")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}

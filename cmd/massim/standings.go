@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/massim-go/massim/server"
@@ -34,7 +36,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	file := server.NewStandingsFile(teams, sims, time.Now())
-	fmt.Fprintf(stdout, "%d simulations from %d folders\n", len(sims), fs.NArg())
+	fmt.Fprintf(stdout, "%s from %s\n", plural(len(sims), "simulation"), plural(fs.NArg(), "folder"))
 	if err := server.WriteStandingsTable(stdout, file.Standings); err != nil {
 		return err
 	}
@@ -55,6 +57,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 func mergeManifests(paths []string, stderr io.Writer) (teams []string, sims []server.SimRecord, err error) {
 	var checksum, first string
 	seen := map[string]bool{}
+	playedIn := map[string][]string{} // simulation of a line-up → the folders that played it
 	for _, p := range paths {
 		m, err := server.ReadManifest(p)
 		if err != nil {
@@ -81,7 +84,34 @@ func mergeManifests(paths []string, stderr io.Writer) (teams []string, sims []se
 			}
 			seen[key] = true
 			sims = append(sims, s)
+			slot := fmt.Sprintf("simulation %d of match %d (%s)", s.Index, s.Match, strings.Join(s.Teams(), " vs "))
+			if !slices.Contains(playedIn[slot], p) {
+				playedIn[slot] = append(playedIn[slot], p)
+			}
 		}
 	}
+	warnPlayedTwice(stderr, playedIn)
 	return teams, sims, nil
+}
+
+// warnPlayedTwice names the folders that hold the same simulation of the
+// same line-up: two runs of one tournament (or of one match), whose
+// standings add up (a team would have played twice as often as the config
+// says).
+func warnPlayedTwice(stderr io.Writer, playedIn map[string][]string) {
+	slots := slices.Sorted(maps.Keys(playedIn))
+	for _, slot := range slots {
+		if dirs := playedIn[slot]; len(dirs) > 1 {
+			fmt.Fprintf(stderr, "warning: %s was played in %d folders (%s): the standings count each; "+
+				"name the folders of one run only\n", slot, len(dirs), strings.Join(dirs, ", "))
+		}
+	}
+}
+
+// plural is "1 folder", "2 folders".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

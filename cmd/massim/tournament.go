@@ -78,7 +78,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.linger, "linger", false,
 		"with -monitor: keep the monitor up after the tournament (rewinding, replays) until interrupted")
 	fs.Var(&f.port, "port", "agent port, overriding server.port; 0 takes a free one (printed, and given to team commands as {port})")
-	f.logs.register(fs)
+	f.logs.register(fs, "the config's logLevel, else normal")
 	f.profile.register(fs, "the server")
 }
 
@@ -215,7 +215,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	// What can fail because of the machine comes first (the folder's lock,
 	// the ports), so that a failed start writes nothing.
 	if err := srv.Open(); err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer srv.Close()
 	if addr, ok := srv.Addr().(*net.TCPAddr); ok {
@@ -229,7 +229,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	}
 	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
 	if err != nil {
-		return err
+		return startFailed(log, cfg, err)
 	}
 	defer ports.close()
 	if err := spec.prepare(); err != nil {
@@ -247,11 +247,16 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
+	case summary.NothingPlayed:
+		fmt.Fprintln(stdout, "stopped before the launch: nothing was played, and nothing is left to resume")
 	case len(summary.Standings) > 0:
 		fmt.Fprintln(stdout, "no simulation was played")
 	}
 	if summary.Dir != "" {
 		fmt.Fprintf(stdout, "tournament folder: %s\n", summary.Dir)
+	}
+	if errors.Is(err, server.ErrInterrupted) && summary.NothingPlayed {
+		return &exitError{code: 4} // said above
 	}
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
@@ -260,6 +265,17 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		// Open pages keep their history and the replays stay listed.
 		fmt.Fprintf(stdout, "tournament over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", ports.monitor.URL())
 		<-ctx.Done()
+	}
+	return err
+}
+
+// startFailed writes why the start failed into the log file too, when the
+// config keeps one: it was opened before the ports, and an unattended
+// organiser reads the file, not the console (which shows the error twice
+// then: this line and main's message).
+func startFailed(log zerolog.Logger, cfg *config.Config, err error) error {
+	if cfg.Server.LogPath != "" {
+		log.Error().Err(err).Msg("the server did not start")
 	}
 	return err
 }

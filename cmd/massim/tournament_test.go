@@ -144,6 +144,30 @@ func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 	assert.Equal(t, server.Standing{Rank: 3, Team: "C", Played: 2, Wins: 1, Losses: 1, Points: 3, Score: 41}, f.Standings[2])
 }
 
+// Two complete runs of the same round-robin, merged: every team would
+// have played twice as often as the config says. The standings warn and
+// name the folders.
+func TestStandingsCommand_WarnsAboutALineUpPlayedTwice(t *testing.T) {
+	root := t.TempDir()
+	run1, run2 := filepath.Join(root, "run1"), filepath.Join(root, "run2")
+	sim := func(name string, match int) server.SimRecord {
+		s := simOf(name, "A", 1, "B", 0)
+		s.Match = match
+		return s
+	}
+	writeManifest(t, run1, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("1_A_B", 0)))
+	writeManifest(t, run2, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("2_A_B", 0)))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"standings", run1, run2}, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stderr.String(), "warning: simulation 0 of match 0 (A vs B) was played in 2 folders ("+run1+", "+run2+")")
+
+	stderr.Reset()
+	other := filepath.Join(root, "other")
+	writeManifest(t, other, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("3_A_B", 1)))
+	require.Equal(t, 0, run([]string{"standings", run1, other}, &stdout, &stderr), stderr.String())
+	assert.NotContains(t, stderr.String(), "warning", "another match of the same line-up (manual mode) is no repeat")
+}
+
 func TestStandingsCommand_RefusesFoldersOfDifferentConfigs(t *testing.T) {
 	root := t.TempDir()
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")

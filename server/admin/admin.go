@@ -141,6 +141,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	// The status is plain data; an encoding error can only be a broken
-	// connection, which the client sees anyway.
-	_ = json.NewEncoder(w).Encode(v)
+	// connection, which the client sees anyway. JSON, not HTML: "<token>"
+	// stays readable.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }

@@ -64,6 +64,7 @@ func TestAdmin_RefusesRequestsWithoutTheToken(t *testing.T) {
 				assert.Equal(t, http.StatusUnauthorized, rec.Code)
 				assert.Equal(t, `Bearer realm="massim admin"`, rec.Header().Get("WWW-Authenticate"))
 				assert.NotContains(t, rec.Body.String(), token[:5])
+				assert.Contains(t, rec.Body.String(), "Authorization: Bearer <token>", "JSON for people, not HTML-escaped")
 			})
 		}
 	}

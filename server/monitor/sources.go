@@ -139,7 +139,7 @@ func (s *officialSource) buildIndex() (viewIndex, error) {
 	}
 	idx.Complete = idx.Last == st.Steps-1 && len(idx.Gaps) == 0
 	if idx.Last < st.Steps-1 {
-		idx.Problem = fmt.Sprintf("the replay ends after step %d of %d", idx.Last, st.Steps-1)
+		idx.Problem = fmt.Sprintf("the replay ends after %d of %d steps", idx.Last+1, st.Steps) // counts, as the library card
 	}
 	return idx, nil
 }

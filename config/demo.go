@@ -15,10 +15,13 @@ var examples embed.FS
 const DemoFile = "demo.json"
 
 // DemoFS is the embedded demo config folder (config/examples/demo).
-func DemoFS() fs.FS {
-	sub, err := fs.Sub(examples, "examples/demo")
+func DemoFS() fs.FS { return embedded(examples, "examples/demo") }
+
+// embedded is the folder dir of an embedded file system.
+func embedded(fsys embed.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
 	if err != nil {
-		panic("config: embedded demo missing: " + err.Error()) // a build defect, not a runtime condition
+		panic("config: embedded " + dir + " missing: " + err.Error()) // a build defect, not a runtime condition
 	}
 	return sub
 }

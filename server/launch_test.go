@@ -17,7 +17,12 @@ import (
 
 func TestControl_LaunchOnceThenRefused(t *testing.T) {
 	c := newControl()
+	go func() { // the tournament leaves its launch wait
+		<-c.launchRequested()
+		c.started()
+	}()
 	require.NoError(t, c.Launch())
+	assert.Equal(t, PhaseBetween, c.Status().Phase, "launched: the first simulation comes next")
 	assert.ErrorIs(t, c.Launch(), ErrLaunched)
 
 	c = newControl()

@@ -63,6 +63,8 @@ type Options struct {
 	// MinStepDuration paces the simulation so a human can watch: a step
 	// lasts at least this long. Zero: as fast as the agents answer.
 	MinStepDuration time.Duration
+	// Rerun starts the (single) simulation from a recorded one.
+	Rerun *Rerun
 	// Now is the game clock (tests); nil means time.Now. It stamps
 	// request-actions and deadlines, judges whether an answer came in time
 	// and dates status responses. Socket read and write deadlines always

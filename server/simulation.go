@@ -36,7 +36,7 @@ type simulation struct {
 func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time.Time, index int, teams []config.Team) (SimInfo, SimResult, error) {
 	entry := s.cfg.Match[index]
 	start := s.simulationStart()
-	params, err := worldParams(s.cfg, entry, start)
+	params, err := worldParams(s.fileReader(), entry, start)
 	if err != nil {
 		return SimInfo{}, SimResult{}, fmt.Errorf("simulation %d: %w", index, err)
 	}
@@ -54,7 +54,7 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 		Name:       strconv.FormatInt(start.UnixMilli(), 10) + "_" + strings.Join(names, "_"),
 		MatchStart: matchStart, Match: matchNo, Index: index, Teams: names, Steps: entry.Steps,
 		Seed: params.Seed, Config: entry, Agents: world.Agents(), AgentTimeout: s.cfg.Server.AgentTimeout,
-		ReadFile: s.cfg.ReadFile,
+		ReadFile: s.fileReader().ReadFile,
 	}
 	for _, t := range teams {
 		info.Prefixes = append(info.Prefixes, t.Prefix)
@@ -85,6 +85,11 @@ func (s *Server) runSimulation(ctx context.Context, matchNo int, matchStart time
 		static, initial := world.Static(info.Name), world.Snapshot()
 		for _, o := range s.opts.Observers {
 			o.SimulationStarted(info, static, initial)
+		}
+	}
+	if r := s.opts.Rerun; r != nil {
+		if err := sim.rerun(ctx, r); err != nil {
+			return info, SimResult{}, err
 		}
 	}
 	for _, acc := range sim.participants {

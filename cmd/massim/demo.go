@@ -84,18 +84,11 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	var hs *httpServer
 	if monitorOn {
-		if hs, err = listenHTTP(monitorAddr, true, log); err != nil {
+		var stopMonitor func()
+		if hs, stopMonitor, err = spec.serveMonitor(monitorAddr); err != nil {
 			return err
 		}
-		spec.mount(hs.Mux)
-		httpCtx, stopHTTP := context.WithCancel(context.Background())
-		served := hs.Serve(httpCtx)
-		defer func() {
-			stopHTTP()
-			if err := <-served; err != nil {
-				log.Error().Err(err).Msg("monitor stopped")
-			}
-		}()
+		defer stopMonitor()
 	}
 	srv := server.New(cfg, log, server.Options{
 		Dir: *dir, Listen: "127.0.0.1:0", Observers: append([]server.Observer{progress}, spec.observers...),

@@ -30,9 +30,10 @@ func TestDocs_GoVersionAndDockerAgreeWithGoMod(t *testing.T) {
 	docker := readRepoFile(t, "Dockerfile")
 	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(docker, -1)
 	require.Len(t, froms, 2)
-	assert.Equal(t, "golang:"+goVersion[1]+"-bookworm", froms[0][1], "the build image is go.mod's Go release on a fixed Debian")
+	assert.Equal(t, "${GO_IMAGE}", froms[0][1], "the build stage's base is a build argument")
+	assert.Contains(t, docker, "ARG GO_IMAGE=golang:"+goVersion[1]+"-bookworm\n", "by default go.mod's Go release on a fixed Debian")
 	assert.Equal(t, "scratch", froms[1][1])
-	assert.Contains(t, docker, "cp -r config/examples /out/work/config-examples")
+	assert.Contains(t, docker, "cp -r config/examples /out/root/work/config-examples")
 }
 
 // TestDocs_DockerRunLinePlaysTheContestExampleUnattended: the docker run
@@ -102,11 +103,14 @@ func TestDocs_NothingPointsOutsideTheRepository(t *testing.T) {
 
 // commandPages are the pages whose massim commands TestDocs_CommandsExist
 // checks: the README and the pages its text moved to.
-var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md"}
+var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md", "docs/practice.md"}
 
 // shellCommands returns the massim command lines of a page's sh blocks
 // (continuation lines joined; comments, pipes and redirections cut off;
-// environment assignments and a leading "mkdir … &&" dropped).
+// environment assignments and a leading "mkdir … &&" dropped; a quoted
+// argument, such as a team command with flags of its own, is one word).
+var quotedArg = regexp.MustCompile(`"[^"]*"`)
+
 func shellCommands(text string) [][]string {
 	var out [][]string
 	inSh := false
@@ -124,7 +128,7 @@ func shellCommands(text string) [][]string {
 		if i := strings.Index(line, "&&"); i >= 0 {
 			line = line[i+2:]
 		}
-		words := strings.Fields(line)
+		words := strings.Fields(quotedArg.ReplaceAllString(line, "ARG"))
 		for len(words) > 0 && strings.Contains(words[0], "=") {
 			words = words[1:]
 		}
@@ -152,7 +156,7 @@ func TestDocs_CommandsExist(t *testing.T) {
 		for _, cmd := range shellCommands(readRepoFile(t, page)) {
 			require.NotEmpty(t, cmd, page)
 			sub := cmd[:1]
-			if sub[0] == "replay" && len(cmd) > 1 && (cmd[1] == "verify" || cmd[1] == "convert") {
+			if sub[0] == "replay" && len(cmd) > 1 && (cmd[1] == "verify" || cmd[1] == "convert" || cmd[1] == "percept") {
 				sub = cmd[:2]
 			}
 			var stdout, stderr bytes.Buffer

@@ -108,25 +108,32 @@ func exitCode(err error) int {
 	return 0
 }
 
+// takenPortFixture is the binary, a folder and a config whose agent port
+// is held by the returned listener: a start of that config fails.
+func takenPortFixture(t *testing.T) (bin, dir, conf string, taken net.Listener) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary and runs server processes")
+	}
+	bin, dir = buildMassim(t), t.TempDir()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	conf = tournamentConfig(t, dir, taken.Addr().(*net.TCPAddr).Port, []string{"A", "B"}, 5, []int{1})
+	return bin, dir, conf, taken
+}
+
 // TestServe_AFailedStartChangesNothing: a start that cannot open its agent
 // port fails without touching the tournament folder, and the next start
 // works without -resume.
 func TestServe_AFailedStartChangesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	bin, dir, conf, taken := takenPortFixture(t)
 	port := taken.Addr().(*net.TCPAddr).Port
-	conf := tournamentConfig(t, dir, port, []string{"A", "B"}, 5, []int{1})
 	folder := filepath.Join(dir, "tournament")
 
 	failed, failedLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-launch", "0s")
 	assert.Equal(t, 1, exitCode(failed.Wait()))
 	assert.Contains(t, awaitLog(t, failedLog, "listen for agents", 1), "address already in use")
-	_, err = os.Stat(folder)
+	_, err := os.Stat(folder)
 	assert.ErrorIs(t, err, os.ErrNotExist, "the failed start left nothing behind")
 
 	// A broken config and a missing map fail before anything, too.
@@ -162,15 +169,8 @@ func TestServe_AFailedStartChangesNothing(t *testing.T) {
 // start that cannot open its agent port writes the reason into it; the
 // tournament files stay untouched.
 func TestServe_AFailedStartSaysWhyInTheLogFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and runs server processes")
-	}
-	bin := buildMassim(t)
-	dir := t.TempDir()
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	bin, dir, conf, taken := takenPortFixture(t)
 	defer taken.Close()
-	conf := tournamentConfig(t, dir, taken.Addr().(*net.TCPAddr).Port, []string{"A", "B"}, 5, []int{1})
 	text, err := os.ReadFile(conf)
 	require.NoError(t, err)
 	withLog := strings.Replace(string(text), `"logLevel": "normal"`, `"logLevel": "normal", "logPath": "logs"`, 1)
@@ -255,18 +255,30 @@ func TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand(t *testing.T
 	assert.NotContains(t, string(data), "press ENTER to start", "no prompt nobody can answer")
 }
 
-// TestServe_StoppedBeforeTheLaunchPrintsNoStandings: a tournament stopped
-// while it waits for its launch reports that, not a table of zeros.
+// TestServe_StoppedBeforeTheLaunchPrintsNoStandings: a new tournament
+// interrupted while it waits for its launch reports that nothing was
+// played, not a table of zeros; it exits 4 (not 3, "continue with
+// -resume") and removes the manifest and standings it wrote, which the next
+// start would otherwise rename as a previous tournament's.
 func TestServe_StoppedBeforeTheLaunchPrintsNoStandings(t *testing.T) {
 	f := newServeFixture(t, 5, 1)
-	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", filepath.Join(f.dir, "tournament"))
+	folder := filepath.Join(f.dir, "tournament")
+	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", folder)
 	awaitLog(t, srvLog, "standard input is not a terminal", 1)
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(folder, server.ManifestFile))
+		return err == nil
+	}, 60*time.Second, 5*time.Millisecond, "the tournament is opened")
 	require.NoError(t, srv.Process.Signal(syscall.SIGTERM))
-	assert.Equal(t, 3, exitCode(srv.Wait()), "interrupted: continue with -resume")
+	assert.Equal(t, 4, exitCode(srv.Wait()), "stopped before the launch: nothing to resume")
 	data, err := os.ReadFile(srvLog)
 	require.NoError(t, err)
-	assert.Contains(t, string(data), "while waiting for the launch")
-	assert.Contains(t, string(data), "no simulation was played")
+	assert.Contains(t, string(data), "stopped before the launch: nothing was played")
 	assert.NotContains(t, string(data), "standings:")
 	assert.NotContains(t, string(data), "press ENTER to start")
+	entries, err := os.ReadDir(folder)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.True(t, e.IsDir() || filepath.Ext(e.Name()) == ".lock", "left behind: %s", e.Name())
+	}
 }

@@ -52,6 +52,7 @@ func commands() []command {
 		{"match", "play one match of a config's teams into a folder", runMatch},
 		{"standings", "merge and print the standings of tournament or match folders", runStandings},
 		{"accounts", "print the credential sheet of each team of a config", runAccounts},
+		{"practice", "practise against a sample team on a local server, with the monitor and a replay; or from a step of a replay", runPractice},
 		{"agents", "connect sample agents to a server", runAgents},
 		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
 		{"replay", "view replays in the browser; replay verify, replay convert", runReplay},

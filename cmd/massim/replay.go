@@ -25,6 +25,8 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 			return runReplayVerify(args[1:], stdout, stderr)
 		case "convert":
 			return runReplayConvert(args[1:], stdout, stderr)
+		case "percept":
+			return runReplayPercept(args[1:], stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
@@ -37,6 +39,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "usage: massim replay DIR [-port %d] [-host 127.0.0.1]\n", defaultMonitorPort)
 		fmt.Fprintln(stderr, "       massim replay verify PATH")
 		fmt.Fprintln(stderr, "       massim replay convert SRC DST [-to official|compact]")
+		fmt.Fprintln(stderr, "       massim replay percept PATH -agent NAME -step N")
 		fs.PrintDefaults()
 	}
 	// DIR may come before or after the flags.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -89,6 +90,23 @@ func (s *spectators) viewers() int {
 // mount registers the monitor's routes (/, /live/..., /replays/) on mux.
 func (s *spectators) mount(mux *http.ServeMux) {
 	monitor.Mount(mux, monitor.Routes{Hub: s.hub, Replays: s.library})
+}
+
+// serveMonitor serves the spectators' monitor on addr (a free port on the
+// same host when it is taken) until stop is called.
+func (s *spectators) serveMonitor(addr string) (hs *httpServer, stop func(), err error) {
+	if hs, err = listenHTTP(addr, true, s.log); err != nil {
+		return nil, nil, err
+	}
+	s.mount(hs.Mux)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := hs.Serve(ctx)
+	return hs, func() {
+		cancel()
+		if err := <-served; err != nil {
+			s.log.Error().Err(err).Msg("monitor stopped")
+		}
+	}, nil
 }
 
 // close finishes the replays, then stops the hub; replay write errors are

@@ -2,17 +2,12 @@ package verify
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"time"
 
-	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/replays/rebuild"
 )
 
 // ErrNoRecord is returned for a replay without a match record: one
@@ -56,9 +51,9 @@ func Replay(r *compact.Replay) (Report, error) {
 	if r.Damaged {
 		return rep, fmt.Errorf("%w: %s", ErrDamaged, r.Problem)
 	}
-	w, err := world(r.Meta)
+	w, err := rebuild.World(r.Meta)
 	if err != nil {
-		return rep, err
+		return rep, fmt.Errorf("verify: %w", err)
 	}
 	enc := codec.NewEncoder(r.Meta.Static.Width, r.Meta.Static.Height, r.Meta.Interval)
 	var buf []byte
@@ -71,7 +66,7 @@ func Replay(r *compact.Replay) (Report, error) {
 			if err := w.Prepare(); err != nil {
 				return fmt.Errorf("verify: step %d: %w", step, err)
 			}
-			if err := w.Execute(actions(rec.Agents, st.Answers)); err != nil {
+			if err := w.Execute(rebuild.Actions(rec.Agents, st.Answers)); err != nil {
 				return fmt.Errorf("verify: step %d: %w", step, err)
 			}
 		}
@@ -95,51 +90,3 @@ func Replay(r *compact.Replay) (Report, error) {
 }
 
 var errStop = errors.New("stop")
-
-// world builds the world of the match record.
-func world(meta compact.Meta) (*scenario.World, error) {
-	rec := meta.Record
-	var m config.Match
-	if err := json.Unmarshal(rec.Match, &m); err != nil {
-		return nil, fmt.Errorf("verify: the match entry of the record: %w", err)
-	}
-	m.RandomSeed, m.HasRandomSeed = rec.Seed, true
-	params, err := server.WorldParams(files(rec.Files), m, time.UnixMilli(rec.Seed))
-	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
-	}
-	teams := make([]scenario.Team, len(rec.Teams))
-	for i, t := range rec.Teams {
-		teams[i] = scenario.Team{Name: t.Name, Prefix: t.Prefix}
-	}
-	w, err := scenario.New(params, teams)
-	if err != nil {
-		return nil, fmt.Errorf("verify: set up the world: %w", err)
-	}
-	if !slices.Equal(w.Agents(), rec.Agents) {
-		return nil, fmt.Errorf("verify: the world's agents %v are not the record's %v", w.Agents(), rec.Agents)
-	}
-	return w, nil
-}
-
-// files serves the files of the match record.
-type files map[string][]byte
-
-func (f files) ReadFile(path string) ([]byte, error) {
-	data, ok := f[path]
-	if !ok {
-		return nil, fmt.Errorf("verify: %s is not in the match record", path)
-	}
-	return data, nil
-}
-
-// actions are the answers the world executed.
-func actions(agents []string, answers []codec.Answer) map[string]scenario.Action {
-	out := make(map[string]scenario.Action, len(answers))
-	for i, a := range answers {
-		if i < len(agents) && (a.Kind == codec.AnswerInTime || a.Kind == codec.AnswerUnrecorded) {
-			out[agents[i]] = scenario.Action{Name: a.Action.Name, Params: a.Action.Params}
-		}
-	}
-	return out
-}

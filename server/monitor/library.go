@@ -28,6 +28,8 @@ type Library struct {
 	mu      sync.Mutex
 	entries map[string]cachedEntry   // by path
 	sources map[string]*cachedSource // by path
+
+	percepts perceptCache // rebuilt worlds, for what agents perceived (percept.go)
 }
 
 type cachedEntry struct {
@@ -258,14 +260,7 @@ func (l *Library) source(id string) (replaySource, found, error) {
 }
 
 func (l *Library) evictOldest() {
-	var oldest string
-	var at time.Time
-	for p, c := range l.sources {
-		if oldest == "" || c.used.Before(at) {
-			oldest, at = p, c.used
-		}
-	}
-	delete(l.sources, oldest)
+	evictOldest(l.sources, func(c *cachedSource) time.Time { return c.used })
 }
 
 func (l *Library) serveIndex(w http.ResponseWriter, _ *http.Request) {

@@ -37,6 +37,7 @@ type Routes struct {
 //	GET /replays/{id}/seg/{g}       its segment g: step records (official replays converted)
 //	GET /replays/{id}/step/{s}      its step s alone, as a keyframe (step.go)
 //	GET /replays/{id}/segments      all its segments in one answer (compact replays; source.go, packSegments)
+//	GET /replays/{id}/percept/{agent}/{step}  what the agent perceived at the step, rebuilt (compact replays; percept.go)
 //	GET /replays/{id}/{file}        static.json and group files of official replay folders
 //
 // The history and replay routes share their layout, so the page reads a live
@@ -64,6 +65,7 @@ func Mount(mux *http.ServeMux, r Routes) {
 		mux.HandleFunc("GET /replays/{id}/seg/{g}", l.serveSegment)
 		mux.HandleFunc("GET /replays/{id}/step/{s}", l.serveStep)
 		mux.HandleFunc("GET /replays/{id}/segments", l.serveSegments)
+		mux.HandleFunc("GET /replays/{id}/percept/{agent}/{step}", l.servePercept)
 		mux.HandleFunc("GET /replays/{id}/{file}", l.serveFile)
 	}
 }

@@ -1,7 +1,8 @@
 // The end-of-simulation banner: final scores, best first, and the winner
 // (or a draw), from the simulation's last snapshot.
 
-import { el, teamSwatch } from './panel.js';
+import { teamSwatch } from './panel.js';
+import { el } from './dom.js';
 
 // outcome ranks the teams of a final snapshot: [{team, score, index}] best
 // first (ties in team order) and the winners (several on a draw).

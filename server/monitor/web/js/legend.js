@@ -4,7 +4,7 @@
 
 import { colours } from './colors.js';
 import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
-import { el } from './panel.js';
+import { el } from './dom.js';
 
 const KEY = 'massim-legend';
 const S = 16; // swatch cell size in CSS pixels

@@ -2,7 +2,8 @@
 // winner, the date, the number of steps and whether the replay is complete
 // (or incomplete, or damaged, with the reason), its size and format.
 
-import { el, teamSwatch } from './panel.js';
+import { teamSwatch } from './panel.js';
+import { el } from './dom.js';
 
 export function renderLibrary(box, list) {
   box.replaceChildren(el('h2', '', list.length ? 'Replays' : 'No replay found'));

@@ -4,7 +4,8 @@
 
 import { MapView } from './map.js';
 import { ScoreChart } from './chart.js';
-import { renderPanel, el, warmPatterns } from './panel.js';
+import { renderPanel, warmPatterns } from './panel.js';
+import { el } from './dom.js';
 import { renderStatus } from './status.js';
 import { LiveFeed } from './live.js';
 import { Store, getJSON } from './store.js';

@@ -5,6 +5,7 @@ import { teamStyle, drawShape } from './colors.js';
 import { drawBlock } from './cells.js';
 import { normRule, normTiming, plural, taskRule } from './words.js';
 import { renderPointOfView } from './pov.js';
+import { el } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -206,11 +207,4 @@ function renderEvents(snap) {
   const failed = (snap?.entities ?? []).filter(a => a.actionResult && a.actionResult !== 'success').length;
   if (snap) lines.push(['small', `${failed} of ${snap.entities.length} actions failed`]);
   for (const [cls, text] of lines) box.append(el('div', cls, text));
-}
-
-export function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }

@@ -1,8 +1,11 @@
 // An agent's point of view: what lies in its vision area at the shown step
 // and its last actions with their results (from the snapshots loaded; the
-// steps not loaded yet are fetched and appear on the next draw).
+// steps not loaded yet are fetched and appear on the next draw). In a
+// replay of our format it also shows the percept the agent received at the
+// step, exactly as sent, which the server rebuilds from the replay's match
+// record (GET replays/{id}/percept/{agent}/{step}, docs/practice.md).
 
-import { el } from './panel.js';
+import { el } from './dom.js';
 import { plural } from './words.js';
 
 const history = 8; // actions listed
@@ -55,4 +58,61 @@ export function renderPointOfView(box, store, snap, a) {
   }
   if (!list.children.length) list.append(el('tr', '', 'no action yet'));
   box.append(list);
+  if (store.base.startsWith('replays/')) renderPercept(box, store, snap.step, a.name);
+}
+
+// The percepts asked for, by URL: { state: 'loading' | 'ok' | 'error', data }.
+const percepts = new Map();
+const perceptsKept = 64;
+
+// perceptOf returns what is known of a percept and asks for it once; the
+// answer redraws the page (store.onChange).
+function perceptOf(store, name, step) {
+  const url = `${store.base}percept/${encodeURIComponent(name)}/${step}`;
+  let p = percepts.get(url);
+  if (p) return p;
+  p = { state: 'loading' };
+  percepts.set(url, p);
+  if (percepts.size > perceptsKept) percepts.delete(percepts.keys().next().value);
+  fetch(url)
+    .then(async r => {
+      if (!r.ok) throw new Error((await r.text()).trim() || r.statusText);
+      return r.json();
+    })
+    .then(data => Object.assign(p, { state: 'ok', data }), e => Object.assign(p, { state: 'error', data: e.message }))
+    .then(() => store.onChange());
+  return p;
+}
+
+// renderPercept appends the percept of the step (what the agent knew when
+// it chose the action the map shows) and what became of its answer.
+function renderPercept(box, store, step, name) {
+  box.append(el('div', 'pov-title', `Percept of step ${step}`));
+  if (step < 0) {
+    box.append(el('div', 'small', 'no request-action at step -1: the agents got sim-start'));
+    return;
+  }
+  const p = perceptOf(store, name, step);
+  if (p.state !== 'ok') {
+    box.append(el('div', p.state === 'error' ? 'small bad' : 'small', p.state === 'error' ? p.data : 'rebuilding…'));
+    return;
+  }
+  const { percept: q, answer, action, actionParams: params, actionResult: result } = p.data;
+  box.append(el('div', 'pov-percept-summary', perceptSummary(q)));
+  const answered = answer === 'in time' ? `${action}(${params.join(', ')}) → ${result}` : `${answer}: ${action} → ${result}`;
+  box.append(el('div', 'pov-answer', `answer: ${answered}`));
+  const details = el('details', 'pov-percept');
+  details.append(el('summary', '', 'the percept as sent'), el('pre', '', JSON.stringify(q, null, 1)));
+  box.append(details);
+}
+
+// perceptSummary says in one line what a percept holds.
+export function perceptSummary(q) {
+  const parts = [`energy ${q.energy}`, `role ${q.role}`, plural(q.things.length, 'thing'), plural(q.attached.length, 'attached thing'),
+    plural(q.tasks.length, 'task'), plural(q.norms.length, 'norm')];
+  if (q.deactivated) parts.push('deactivated');
+  if (q.events.length) parts.push(plural(q.events.length, 'event'));
+  if (q.violations.length) parts.push(`violates ${q.violations.join(', ')}`);
+  const last = q.lastAction ? `${q.lastAction}(${q.lastActionParams.join(', ')}) → ${q.lastActionResult}` : 'none';
+  return `${parts.join(' · ')} · last action ${last}`;
 }

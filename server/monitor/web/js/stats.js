@@ -5,7 +5,8 @@
 // snapshot, so it works on any length of replay or live history.
 
 import { within } from './pov.js';
-import { el, teamSwatch } from './panel.js';
+import { teamSwatch } from './panel.js';
+import { el } from './dom.js';
 import { plural } from './words.js';
 
 

@@ -3,7 +3,8 @@
 // tournament is over); renderWaiting shows it as the "waiting for agents"
 // card with a countdown.
 
-import { el, teamSwatch } from './panel.js';
+import { teamSwatch } from './panel.js';
+import { el } from './dom.js';
 
 export class TournamentFeed {
   constructor(onChange) {

@@ -17,13 +17,16 @@ import (
 	"github.com/massim-go/massim/server"
 )
 
-// Game is one game of the table: the builder team (A) against an
-// opponent (B) in one simulation with one seed.
+// Game is one game of the table: the builder team, or a team command,
+// (A) against an opponent (B) in one simulation with one seed.
 type Game struct {
 	Sim      int // index into the config's match array
 	Opponent string
 	Seed     int64
 	Steps    int // 0: as configured
+	// Command, when set, is team A: a team command the server starts
+	// (docs/config.md, "Team commands") instead of our builder in process.
+	Command []string
 }
 
 // NewTeam makes the behaviours of a team of count agents playing a
@@ -31,9 +34,11 @@ type Game struct {
 // knows the strategies and their files.
 type NewTeam func(strategy string, seed int64, count int) (team.NewBehaviour, error)
 
-// Result is one played game: team A is the builder, team B the
-// opponent. Violations counts, per team, the agent-steps in which an
-// agent's percept reported a violated norm, by norm subject.
+// Result is one played game: team A is the builder (or the team
+// command), team B the opponent. Violations counts, per team, the
+// agent-steps in which an agent's percept reported a violated norm, by norm
+// subject; it stays empty for a team command, whose percepts are not seen
+// in process (the audit's split, Avoidable, is the server's and complete).
 type Result struct {
 	Sim        string             `json:"sim"`
 	Opponent   string             `json:"opponent"`
@@ -45,6 +50,9 @@ type Result struct {
 	// avoided and those it could not, by norm subject (package normaudit).
 	Avoidable [2]map[string]normaudit.Split `json:"avoidable"`
 	Millis    int64                         `json:"millis"`
+	// Command says how team A's command fared (connected in time, exits,
+	// what went wrong); nil for our builder in process.
+	Command *server.CommandStats `json:"command,omitempty"`
 }
 
 // Play plays one simulation of base with one seed on a fresh in-process
@@ -58,7 +66,7 @@ func Play(ctx context.Context, base *config.Config, g Game, newTeam NewTeam, log
 		m.Steps = g.Steps
 	}
 	cfg.Match = []config.Match{m}
-	cfg.Teams = []config.Team{{Name: "A", Prefix: "agent", Password: "1"}, {Name: "B", Prefix: "agent", Password: "1"}}
+	cfg.Teams = []config.Team{{Name: "A", Prefix: "agent", Password: "1", Command: g.Command}, {Name: "B", Prefix: "agent", Password: "1"}}
 	dir, err := os.MkdirTemp("", "massim-scores-")
 	if err != nil {
 		return Result{}, nil, fmt.Errorf("evaluate: %w", err)
@@ -83,6 +91,9 @@ func Play(ctx context.Context, base *config.Config, g Game, newTeam NewTeam, log
 	var wg sync.WaitGroup
 	var tallies [2]violationTally
 	for i, t := range cfg.Teams {
+		if len(t.Command) > 0 {
+			continue // the server starts it; its percepts are not seen here
+		}
 		nb, err := newTeam(strategies[i], g.Seed*10+int64(i), m.TeamSize)
 		if err != nil {
 			return Result{}, nil, err
@@ -107,7 +118,13 @@ func Play(ctx context.Context, base *config.Config, g Game, newTeam NewTeam, log
 	if len(summary.Matches) != 1 || len(summary.Matches[0].Simulations) != 1 {
 		return Result{}, nil, errors.New("evaluate: the server played no simulation")
 	}
-	for _, s := range summary.Matches[0].Simulations[0].Result.Scores {
+	outcome := summary.Matches[0].Simulations[0]
+	for _, c := range outcome.Commands {
+		if c.Team == "A" {
+			res.Command = &c
+		}
+	}
+	for _, s := range outcome.Result.Scores {
 		switch s.Team {
 		case "A":
 			res.Score[0] = s.Score

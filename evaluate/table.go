@@ -130,14 +130,20 @@ func mean(xs []int64) float64 {
 	return float64(sum) / float64(len(xs))
 }
 
-// PrintTable writes the rows as an aligned table.
-func PrintTable(out io.Writer, rows []Row) {
+// PrintTable writes the rows as an aligned table. teamA names team A in
+// the header: "builder", or "team" for a team command, whose percept
+// violations are not seen in process (shown as "-").
+func PrintTable(out io.Writer, rows []Row, teamA string) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "simulation\tbuilder vs\tseeds\tbuilder (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\tB carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\t")
+	fmt.Fprintf(tw, "simulation\t%s vs\tseeds\t%s (A) per seed\tmean A\topponent (B) per seed\tmean B\tviolations A carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\tB carry/adopt\tavoidable (unaware, beyond team, beyond linked, beyond seen)/not\t\n", teamA, teamA)
 	for _, r := range rows {
 		a, b := TotalSplit(r.Avoidable[0]), TotalSplit(r.Avoidable[1])
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%d/%d\t%d (%d, %d, %d, %d)/%d\t%d/%d\t%d (%d, %d, %d, %d)/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
-			joinInts(r.B), r.MeanB, r.Violations[0].Carry, r.Violations[0].Adopt, a.Avoidable, a.Unaware, a.BeyondTeam, a.BeyondLinked, a.BeyondSeen, a.Unavoidable,
+		seenA := fmt.Sprintf("%d/%d", r.Violations[0].Carry, r.Violations[0].Adopt)
+		if teamA != "builder" {
+			seenA = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%s\t%.1f\t%s\t%d (%d, %d, %d, %d)/%d\t%d/%d\t%d (%d, %d, %d, %d)/%d\t\n", r.Sim, r.Opponent, joinInts(r.Seeds), joinInts(r.A), r.MeanA,
+			joinInts(r.B), r.MeanB, seenA, a.Avoidable, a.Unaware, a.BeyondTeam, a.BeyondLinked, a.BeyondSeen, a.Unavoidable,
 			r.Violations[1].Carry, r.Violations[1].Adopt, b.Avoidable, b.Unaware, b.BeyondTeam, b.BeyondLinked, b.BeyondSeen, b.Unavoidable)
 	}
 	tw.Flush()

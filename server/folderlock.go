@@ -63,6 +63,18 @@ type folderLock struct {
 	previous LockHolder
 }
 
+// LockFolder takes the lock of dir (LockFile) for another writer of a
+// folder than a server, such as a league, until release is called or the
+// process ends. A folder held by a live process is refused with a
+// FolderInUseError.
+func LockFolder(dir string) (release func(), err error) {
+	l, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	return l.release, nil
+}
+
 // lockFolder takes the lock of dir, creating dir when needed.
 func lockFolder(dir string) (*folderLock, error) {
 	created := false

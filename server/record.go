@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // record keeps the tournament directory up to date: the manifest, the
@@ -17,32 +20,67 @@ type record struct {
 	manifest Manifest
 	stats    []SimStats // the stats file's simulations
 	now      func() time.Time
+	log      zerolog.Logger
+
+	// mu guards the record against its retry loop (recordretry.go); the
+	// tournament goroutine is its only other user.
+	mu sync.Mutex
+	// failing holds the files whose last write failed, with the reason;
+	// pendingResults the result files not written yet.
+	failing        map[string]error
+	pendingResults []pendingResult
 }
 
 func (r *record) manifestPath() string  { return filepath.Join(r.dir, ManifestFile) }
 func (r *record) standingsPath() string { return filepath.Join(r.dir, StandingsName) }
+func (r *record) statsPath() string     { return filepath.Join(r.dir, StatsFile) }
 
 // addSimulation records a completed simulation: first the manifest (from
 // then on the simulation counts and will never be played again), then the
-// standings derived from it.
-func (r *record) addSimulation(sim SimRecord) error {
+// standings derived from it. A write that fails is retried (recordretry.go).
+func (r *record) addSimulation(sim SimRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.manifest.Simulations = append(r.manifest.Simulations, sim)
-	if err := r.save(); err != nil {
-		return fmt.Errorf("record simulation %s: %w", sim.Name, err)
-	}
-	return nil
+	r.saveNow()
 }
 
 // addStats records the AgentStats of a simulation in the stats file.
-func (r *record) addStats(sim SimStats) error {
+func (r *record) addStats(sim SimStats) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.stats = append(r.stats, sim)
+	r.saveStats()
+}
+
+func (r *record) saveStats() {
 	if r.dir == "" {
-		return nil
+		return
 	}
-	if err := writeJSONAtomic(filepath.Join(r.dir, StatsFile), Stats{Format: StatsFormat, Simulations: r.stats}); err != nil {
-		return fmt.Errorf("record the stats of %s: %w", sim.Name, err)
+	r.wrote(r.statsPath(), writeJSONAtomic(r.statsPath(), Stats{Format: StatsFormat, Simulations: r.stats}))
+}
+
+// addMatchResult writes the result file of a match (docs/config.md,
+// "Result files") and records it; a failed write is retried.
+func (r *record) addMatchResult(no int, sims []SimOutcome, end time.Time) {
+	if r.dir == "" {
+		return
 	}
-	return nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pendingResults = slices.DeleteFunc(r.pendingResults, func(p pendingResult) bool { return p.match == no })
+	r.writeResult(pendingResult{match: no, sims: sims, end: end})
+}
+
+func (r *record) writeResult(p pendingResult) {
+	path, err := writeResultFile(r.dir, p.end, p.sims)
+	r.wrote(filepath.Join(r.dir, fmt.Sprintf("result file of match %d", p.match)), err)
+	if err != nil {
+		r.pendingResults = append(r.pendingResults, p)
+		return
+	}
+	r.log.Info().Str("file", path).Int("match", p.match).Msg("match result written")
+	r.addResultFile(ResultFileRecord{Match: p.match, File: filepath.Base(path), Simulations: len(p.sims)})
 }
 
 // discard removes what the record wrote: the manifest and standings of a
@@ -61,16 +99,21 @@ func (r *record) discard() error {
 }
 
 // setState records the tournament's state.
-func (r *record) setState(state string) error {
+func (r *record) setState(state string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.manifest.State = state
-	if err := r.save(); err != nil {
-		return fmt.Errorf("record tournament state %s: %w", state, err)
-	}
-	return nil
+	r.saveNow()
 }
 
 // resultFile returns the recorded result file of a match.
 func (r *record) resultFile(match int) (ResultFileRecord, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.resultFileLocked(match)
+}
+
+func (r *record) resultFileLocked(match int) (ResultFileRecord, bool) {
 	i := slices.IndexFunc(r.manifest.ResultFiles, func(f ResultFileRecord) bool { return f.Match == match })
 	if i < 0 {
 		return ResultFileRecord{}, false
@@ -81,24 +124,25 @@ func (r *record) resultFile(match int) (ResultFileRecord, bool) {
 // addResultFile records the result file of a match. A match has one result
 // file: when a resumed match completes, its file replaces the one written
 // when it was cut short, which is removed only after the manifest names the
-// new one.
-func (r *record) addResultFile(f ResultFileRecord) error {
-	old, had := r.resultFile(f.Match)
+// new one. Called under r.mu.
+func (r *record) addResultFile(f ResultFileRecord) {
+	old, had := r.resultFileLocked(f.Match)
 	r.manifest.ResultFiles = slices.DeleteFunc(r.manifest.ResultFiles, func(x ResultFileRecord) bool { return x.Match == f.Match })
 	r.manifest.ResultFiles = append(r.manifest.ResultFiles, f)
-	if err := r.save(); err != nil {
-		return fmt.Errorf("record result file %s: %w", f.File, err)
+	if !r.saveNow() {
+		return // the old file stays until the manifest names the new one
 	}
 	if had && old.File != f.File && r.dir != "" {
 		if err := removeIfExists(filepath.Join(r.dir, old.File)); err != nil {
-			return fmt.Errorf("replace the result file of match %d: %w", f.Match, err)
+			r.log.Warn().Err(err).Int("match", f.Match).Msg("the replaced result file of the match is still there")
 		}
 	}
-	return nil
 }
 
 // simulationsOf lists the completed simulations of a match, by index.
 func (r *record) simulationsOf(match int) []SimRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var out []SimRecord
 	for _, s := range r.manifest.Simulations {
 		if s.Match == match {
@@ -111,7 +155,28 @@ func (r *record) simulationsOf(match int) []SimRecord {
 
 // standings computes the current standings from the manifest.
 func (r *record) standings() []Standing {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return ComputeStandings(r.manifest.Teams, r.manifest.Simulations)
+}
+
+// saveNow writes the manifest, then the standings derived from it, each
+// atomically, and notes a failure for the retries (recordretry.go) instead
+// of returning it; it reports whether both are on disk. Called under r.mu.
+func (r *record) saveNow() bool {
+	now := r.now()
+	r.manifest.Updated = now.UTC()
+	if r.dir == "" {
+		return true
+	}
+	err := writeJSONAtomic(r.manifestPath(), r.manifest)
+	r.wrote(r.manifestPath(), err)
+	if err != nil {
+		return false
+	}
+	err = WriteStandingsFile(r.standingsPath(), NewStandingsFile(r.manifest.Teams, r.manifest.Simulations, now))
+	r.wrote(r.standingsPath(), err)
+	return err == nil
 }
 
 // save writes the manifest, then the standings, each atomically.

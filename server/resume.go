@@ -95,7 +95,7 @@ func (s *Server) newTournament(dir, checksum string, parts map[string]string) (*
 	if sched.mode == config.ModeRandom {
 		m.RandomSeed = &seed
 	}
-	rec := &record{dir: dir, manifest: m, now: s.now}
+	rec := &record{dir: dir, manifest: m, now: s.now, log: s.log}
 	if err := rec.save(); err != nil {
 		return nil, fmt.Errorf("start tournament: %w", err)
 	}
@@ -152,7 +152,7 @@ func (s *Server) resume(dir, checksum string, parts map[string]string, old *Mani
 			match, index = match+1, 0
 		}
 	}
-	rec := &record{dir: dir, manifest: *old, now: s.now}
+	rec := &record{dir: dir, manifest: *old, now: s.now, log: s.log}
 	if rec.stats, err = resumedStats(dir, old); err != nil {
 		s.log.Warn().Err(err).Msg("the stats file cannot be read; the stats of the simulations played before are lost")
 	}
@@ -162,8 +162,9 @@ func (s *Server) resume(dir, checksum string, parts map[string]string, old *Mani
 	if p.finished {
 		state = StateFinished
 	}
-	if err := rec.setState(state); err != nil {
-		return nil, err
+	rec.manifest.State = state
+	if err := rec.save(); err != nil {
+		return nil, fmt.Errorf("resume tournament: %w", err)
 	}
 	s.log.Info().Str("dir", dir).Int("played", len(old.Simulations)).Int("match", match).Int("simulation", index).
 		Bool("finished", p.finished).Msg("resuming the tournament")

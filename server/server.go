@@ -218,7 +218,9 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 		return Summary{}, withPackage(err)
 	}
 	s.startConsole()
+	stopRetries := p.record.startRetries(context.Background())
 	summary, finished, err := s.runPlan(ctx, p)
+	stopRetries()
 	state := StateStopped
 	if finished {
 		state = StateFinished
@@ -226,23 +228,24 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	// Interrupted before the launch of a new tournament: nothing was played,
 	// so nothing is kept for a next start to rename.
 	summary.NothingPlayed = p.fresh && !p.launched && errors.Is(err, ErrInterrupted)
-	record := p.record.setState
 	if summary.NothingPlayed {
-		record = func(string) error { return p.record.discard() }
+		if derr := p.record.discard(); derr != nil {
+			err = errors.Join(err, derr)
+		}
+	} else {
+		p.record.setState(state)
 	}
-	if serr := record(state); serr != nil {
-		err = errors.Join(err, serr)
-	}
+	unrecorded := p.record.unrecorded()
 	s.ctrl.finished()
 	s.statusChanged()
 	summary.Dir = p.record.dir
 	summary.Finished = finished
 	summary.Standings = p.record.standings()
 	if err != nil {
-		return summary, withPackage(err)
+		return summary, withPackage(errors.Join(err, unrecorded))
 	}
 	s.sayBye()
-	return summary, nil
+	return summary, unrecorded
 }
 
 // Connected counts the accounts that have a live connection.

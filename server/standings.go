@@ -37,6 +37,12 @@ type Standing struct {
 	Losses int    `json:"losses"`
 	Points int    `json:"points"`
 	Score  int64  `json:"score"` // sum of the team's scores over its simulations
+	// Rating and RatingError, when set, are the team's Bradley–Terry
+	// rating and its standard error on an Elo-like scale, fit from the
+	// pairwise results (league/rating; docs/leagues.md, "Ratings"). They
+	// stand beside the points, which stay the ranking.
+	Rating      float64 `json:"rating,omitempty"`
+	RatingError float64 `json:"ratingError,omitempty"`
 }
 
 // ComputeStandings builds the standings table from completed simulations.
@@ -94,15 +100,24 @@ func ComputeStandings(teams []string, sims []SimRecord) []Standing {
 }
 
 // WriteStandingsTable prints the standings as an aligned text table: team
-// names left-aligned, numbers right-aligned.
+// names left-aligned, numbers right-aligned; with a "rating" column
+// ("1612 ± 180") when the rows carry ratings.
 func WriteStandingsTable(w io.Writer, rows []Standing) error {
 	header := []string{"rank", "team", "played", "won", "drawn", "lost", "points", "score"}
+	rated := slices.ContainsFunc(rows, func(r Standing) bool { return r.Rating != 0 })
+	if rated {
+		header = append(header, "rating")
+	}
 	cells := [][]string{header}
 	for _, r := range rows {
-		cells = append(cells, []string{
+		line := []string{
 			strconv.Itoa(r.Rank), r.Team, strconv.Itoa(r.Played), strconv.Itoa(r.Wins), strconv.Itoa(r.Draws),
 			strconv.Itoa(r.Losses), strconv.Itoa(r.Points), strconv.FormatInt(r.Score, 10),
-		})
+		}
+		if rated {
+			line = append(line, fmt.Sprintf("%.0f ± %.0f", r.Rating, r.RatingError))
+		}
+		cells = append(cells, line)
 	}
 	width := make([]int, len(header))
 	for _, line := range cells {

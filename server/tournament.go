@@ -56,9 +56,7 @@ func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finishe
 	sched := p.schedule
 	s.ctrl.describe(sched.mode, sched.matches(), len(s.cfg.Match), len(p.record.manifest.Simulations))
 	// Matches completed before a crash may still miss their result file.
-	if err := s.writeMissingResultFiles(p); err != nil {
-		return summary, false, err
-	}
+	s.writeMissingResultFiles(p)
 	if p.finished {
 		s.log.Info().Msg("the tournament is already finished")
 		return summary, true, nil
@@ -126,14 +124,8 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 		outcome := SimOutcome{Info: info, Result: result}
 		outcome.Commands, outcome.Notes = commands.simulationEnded(info.Teams, result.Agents)
 		mr.Simulations = append(mr.Simulations, outcome)
-		if err := p.record.addSimulation(simRecord(outcome)); err != nil {
-			runErr = err
-			break
-		}
-		if err := p.record.addStats(simStats(outcome)); err != nil {
-			runErr = err
-			break
-		}
+		p.record.addSimulation(simRecord(outcome))
+		p.record.addStats(simStats(outcome))
 		s.ctrl.simulationEnded()
 		s.announceNext(p, no, i, mr.Teams)
 		if err := s.waitBetweenSimulations(ctx); err != nil {
@@ -143,11 +135,7 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 	}
 	if len(mr.Simulations) > 0 {
 		all := append(outcomes(prior), mr.Simulations...)
-		path, err := s.writeMatchResult(p, no, all)
-		if err != nil {
-			runErr = errors.Join(runErr, err)
-		}
-		mr.ResultFile = path
+		mr.ResultFile = s.writeMatchResult(p, no, all)
 	}
 	return mr, runErr
 }
@@ -218,34 +206,27 @@ func (s *Server) waitBetweenSimulations(ctx context.Context) error {
 }
 
 // writeMatchResult writes the result file of a match (docs/config.md, "Result files") to the
-// tournament folder and records it.
-func (s *Server) writeMatchResult(p *plan, no int, sims []SimOutcome) (string, error) {
-	dir := p.record.dir
-	if dir == "" {
-		return "", nil
+// tournament folder and records it; it returns the file ("" when none was
+// written: no folder, or a write that failed and is retried).
+func (s *Server) writeMatchResult(p *plan, no int, sims []SimOutcome) string {
+	p.record.addMatchResult(no, sims, s.now())
+	if f, ok := p.record.resultFile(no); ok && f.Simulations == len(sims) {
+		return filepath.Join(p.record.dir, f.File)
 	}
-	path, err := writeResultFile(dir, s.now(), sims)
-	if err != nil {
-		return "", err
-	}
-	s.log.Info().Str("file", path).Int("match", no).Msg("match result written")
-	return path, p.record.addResultFile(ResultFileRecord{Match: no, File: filepath.Base(path), Simulations: len(sims)})
+	return ""
 }
 
 // writeMissingResultFiles writes the result files of completed matches
 // that have none (or only one from before the match was completed): the
 // process may have died between recording a match's last simulation and
 // writing its result file.
-func (s *Server) writeMissingResultFiles(p *plan) error {
+func (s *Server) writeMissingResultFiles(p *plan) {
 	for no := 0; no < p.match; no++ {
 		if f, ok := p.record.resultFile(no); ok && f.Simulations == len(s.cfg.Match) {
 			continue
 		}
-		if _, err := s.writeMatchResult(p, no, outcomes(p.record.simulationsOf(no))); err != nil {
-			return err
-		}
+		s.writeMatchResult(p, no, outcomes(p.record.simulationsOf(no)))
 	}
-	return nil
 }
 
 // simRecord turns a finished simulation into its manifest entry.

@@ -94,8 +94,9 @@ func (l *logFlags) newLogger(stderr io.Writer, configLevel, logDir string) (zero
 		if err != nil {
 			return zerolog.Nop(), nil, fmt.Errorf("open log file: %w", err)
 		}
-		out = zerolog.MultiLevelWriter(out, f)
-		closeFile = func() { _ = f.Close() }
+		lf := &logFile{f: f, console: stderr}
+		out = zerolog.MultiLevelWriter(out, lf)
+		closeFile = func() { _ = lf.Close() }
 	}
 	return zerolog.New(out).Level(zl).With().Timestamp().Logger(), closeFile, nil
 }

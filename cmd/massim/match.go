@@ -1,14 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/league"
 	"github.com/massim-go/massim/server"
 )
 
@@ -26,8 +32,25 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	teams := fs.String("teams", "", "the teams of the match, in match order, e.g. A,B")
 	out := fs.String("out", "", "folder for the match's results, manifest, standings and replays")
 	matchID := fs.String("match-id", "", "the match's name for team commands ({match}) and their logs (default: the base name of -out)")
+	leagueDir := fs.String("league", "", "play a match of the league planned in this folder (instead of -conf, -teams and -out)")
+	index := fs.String("index", "", "with -league: the match's index in the plan (default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX)")
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
+	}
+	var fromLeague *league.Plan
+	if *leagueDir != "" {
+		plan, m, err := leagueMatch(*leagueDir, *index)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		if *teams != "" || *out != "" {
+			return &exitError{code: 2, err: errors.New("-league names the teams and the folder: drop -teams and -out")}
+		}
+		if f.conf == "" && f.confString == "" {
+			f.conf = plan.Config
+		}
+		*teams, *out = strings.Join(m.Teams, ","), filepath.Join(*leagueDir, filepath.FromSlash(m.Dir))
+		fromLeague = plan
 	}
 	lineup := splitTeams(*teams)
 	switch {
@@ -42,6 +65,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	cfg, err := f.load()
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if fromLeague != nil {
+		if err := fromLeague.CheckConfig(cfg); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		leagueChild(&f, cfg)
 	}
 	for _, name := range lineup {
 		if !slices.ContainsFunc(cfg.Teams, func(t config.Team) bool { return t.Name == name }) {
@@ -58,6 +87,48 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeLogs()
+	if fromLeague != nil {
+		prog.every = leagueProgressInterval
+	}
 	opts.Observers = append(opts.Observers, prog)
 	return playTournament(&f, cfg, opts, log, stdout)
+}
+
+// leagueMatch reads match index of the league planned in dir; an empty
+// index comes from the scheduler's environment (docs/leagues.md).
+func leagueMatch(dir, index string) (*league.Plan, league.Match, error) {
+	if index == "" {
+		index = cmp.Or(os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("JOB_COMPLETION_INDEX"))
+	}
+	if index == "" {
+		return nil, league.Match{}, errors.New("-league needs -index I (or $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)")
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil {
+		return nil, league.Match{}, fmt.Errorf("-index %q: not a number", index)
+	}
+	plan, err := league.ReadPlan(dir)
+	if err != nil {
+		return nil, league.Match{}, err
+	}
+	m, err := plan.MatchAt(i)
+	return plan, m, err
+}
+
+// leagueProgressInterval is how often a league's match logs its progress:
+// the league reads these lines for its view (league.View), which five
+// seconds would leave behind.
+const leagueProgressInterval = time.Second
+
+// leagueChild sets what every match of a league needs: nobody presses a
+// key or knows a port in advance, so the match starts at once (team
+// commands are waited for by the server) on a free agent port (unless
+// -port names one), logged as "agent port".
+func leagueChild(f *tournamentFlags, cfg *config.Config) {
+	if f.launch == "" && f.waitAgents == 0 {
+		cfg.Server.Launch = "0s"
+	}
+	if !f.port.set {
+		cfg.Server.Port = 0
+	}
 }

@@ -35,6 +35,7 @@ type progress struct {
 	log         *zerolog.Logger
 	simulations int // entries of the match array
 	now         func() time.Time
+	every       time.Duration // between lines off a terminal
 
 	line string // shown in place on the terminal
 	open bool   // line is on screen
@@ -54,7 +55,7 @@ var _ server.ScoreObserver = (*progress)(nil)
 // newProgress shows progress on out; log, when not nil, gets the progress
 // lines when out is not a terminal.
 func newProgress(out io.Writer, log *zerolog.Logger, simulations int) *progress {
-	return &progress{out: out, terminal: isTerminal(out), log: log, simulations: simulations, now: time.Now}
+	return &progress{out: out, terminal: isTerminal(out), log: log, simulations: simulations, now: time.Now, every: progressInterval}
 }
 
 func (p *progress) SimulationStarted(info server.SimInfo, _ scenario.Static, _ *scenario.Snapshot) {
@@ -94,7 +95,7 @@ func (p *progress) StepScored(info server.SimInfo, step int, scores []scenario.T
 		}
 	case last && p.log == nil:
 		fmt.Fprintln(p.out, p.text())
-	case !last && now.Sub(p.shown) >= progressInterval:
+	case !last && now.Sub(p.shown) >= p.every:
 		p.shown = now
 		if p.log != nil {
 			p.logLine()

@@ -37,6 +37,8 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", 0, "play only this many steps of each simulation (0: as configured)")
 	behaviourFile := fs.String("behaviour", "", "a behaviour file for the builder teams instead of the shipped one")
 	asJSON := fs.Bool("json", false, "print the games and the table as JSON")
+	teamCmd := fs.String("team", "", `a team command to evaluate instead of our builder, run with sh -c, e.g. "python3 client.py --port {port}" (placeholders: docs/config.md, "Team commands")`)
+	parallel := fs.Int("parallel", 1, "games played at a time")
 	auditFile := fs.String("audit", "", "write every agent's norm violations (avoidable or not, see package normaudit) to this file as JSON lines")
 	var logs logFlags
 	logs.register(fs, "error")
@@ -58,8 +60,12 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if *seeds < 1 || *steps < 0 {
-		return &exitError{code: 2, err: errors.New("-seeds must be at least 1 and -steps at least 0")}
+	if *seeds < 1 || *steps < 0 || *parallel < 1 {
+		return &exitError{code: 2, err: errors.New("-seeds and -parallel must be at least 1 and -steps at least 0")}
+	}
+	var command []string
+	if *teamCmd != "" {
+		command = []string{"sh", "-c", *teamCmd}
 	}
 	log, closeLog, err := logs.newLogger(stderr, "", "")
 	if err != nil {
@@ -81,26 +87,36 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	newTeam := func(strategy string, seed int64, count int) (team.NewBehaviour, error) {
 		return newStrategy(strategyConfig{name: strategy, seed: seed, behaviourFile: builderFile(strategy, *behaviourFile), count: count, log: log})
 	}
-	var games []evaluate.Result
+	var planned []evaluate.Game
 	for _, sim := range sims {
 		for _, opp := range vs {
 			for i := range *seeds {
-				g := evaluate.Game{Sim: sim, Opponent: opp, Seed: *firstSeed + int64(i), Steps: *steps}
-				res, episodes, err := evaluate.Play(ctx, cfg, g, newTeam, log)
-				if err != nil {
-					return fmt.Errorf("%s, %s, seed %d: %w", simLabel(cfg, sim), opp, g.Seed, err)
-				}
-				if audit != nil {
-					if err := evaluate.WriteEpisodes(audit, res, episodes); err != nil {
-						return err
-					}
-				}
-				if !*asJSON {
-					fmt.Fprintf(stderr, "%s vs %s seed %d: %d : %d (%v)\n", simLabel(cfg, sim), opp, g.Seed, res.Score[0], res.Score[1], time.Duration(res.Millis)*time.Millisecond)
-				}
-				games = append(games, res)
+				planned = append(planned, evaluate.Game{Sim: sim, Opponent: opp, Seed: *firstSeed + int64(i), Steps: *steps, Command: command})
 			}
 		}
+	}
+	played, failed := evaluate.PlayAll(ctx, cfg, planned, *parallel, newTeam, log, func(p evaluate.Played) {
+		if p.Err != nil || *asJSON {
+			return
+		}
+		fmt.Fprintf(stderr, "%s vs %s seed %d: %d : %d (%v)\n", simLabel(cfg, p.Game.Sim), p.Game.Opponent, p.Game.Seed,
+			p.Result.Score[0], p.Result.Score[1], time.Duration(p.Result.Millis)*time.Millisecond)
+		if c := p.Result.Command; c != nil && c.Note != "" {
+			fmt.Fprintf(stderr, "  note: %s\n", c.Note)
+		}
+	})
+	if failed >= 0 {
+		p := played[failed]
+		return fmt.Errorf("%s, %s, seed %d: %w", simLabel(cfg, p.Game.Sim), p.Game.Opponent, p.Game.Seed, p.Err)
+	}
+	var games []evaluate.Result
+	for _, p := range played {
+		if audit != nil {
+			if err := evaluate.WriteEpisodes(audit, p.Result, p.Episodes); err != nil {
+				return err
+			}
+		}
+		games = append(games, p.Result)
 	}
 	rows := evaluate.Rows(games)
 	if *asJSON {
@@ -112,7 +128,11 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 			Table  []evaluate.Row    `json:"table"`
 		}{*conf, games, rows})
 	}
-	evaluate.PrintTable(stdout, rows)
+	teamA := "builder"
+	if command != nil {
+		teamA = "team"
+	}
+	evaluate.PrintTable(stdout, rows, teamA)
 	return nil
 }
 

@@ -114,9 +114,39 @@ func TestScores_PrintsATable(t *testing.T) {
 	assert.Contains(t, errOut.String(), "contest2022-sim1 vs random seed 1:")
 }
 
+// A team command (our sample agents, as any other program would be) is
+// evaluated in place of the builder, two games at a time.
+func TestScores_EvaluatesATeamCommandTwoGamesAtATime(t *testing.T) {
+	bin := buildMassim(t)
+	command := bin + " agents -host {host} -port {port} -team {team} -count {agents} -password {password} -strategy random"
+	var out, errOut bytes.Buffer
+	code := run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "20", "-seeds", "2", "-vs", "random,builder",
+		"-team", command, "-parallel", "2", "-json"}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	var got struct {
+		Games []evaluate.Result `json:"games"`
+		Table []evaluate.Row    `json:"table"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got), out.String())
+	require.Len(t, got.Games, 4)
+	for i, g := range got.Games {
+		assert.Equal(t, []string{"random", "random", "builder", "builder"}[i], g.Opponent, "the order of the flags, not of the ends")
+		assert.Equal(t, int64(1+i%2), g.Seed)
+		require.NotNil(t, g.Command, "team A is the command")
+		assert.True(t, g.Command.Connected, "its 20 agents connected in time: %+v", *g.Command)
+		assert.Equal(t, 20, g.Command.Agents)
+	}
+	require.Len(t, got.Table, 2)
+
+	out.Reset()
+	code = run([]string{"scores", "-conf", contest2022, "-sims", "1", "-steps", "5", "-seeds", "1", "-vs", "random", "-team", command}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "team (A) per seed")
+}
+
 func TestScores_BadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"-sims", "4"}, {"-sims", "x"}, {"-vs", "genius"}, {"-seeds", "0"},
+		{"-sims", "4"}, {"-sims", "x"}, {"-vs", "genius"}, {"-seeds", "0"}, {"-parallel", "0"},
 	} {
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 2, run(append([]string{"scores", "-conf", contest2022}, args...), &out, &errOut), args)

@@ -261,6 +261,12 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	if errors.Is(err, server.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	}
+	if errors.Is(err, server.ErrUnrecorded) {
+		// Loud, and last on the console: the organiser must free space
+		// and resume, or the results of this run are lost.
+		log.Error().Err(err).Msg("THE TOURNAMENT FOLDER IS INCOMPLETE")
+		return &exitError{code: 5, err: err}
+	}
 	if err == nil && f.linger && ports.monitor != nil {
 		// Open pages keep their history and the replays stay listed.
 		fmt.Fprintf(stdout, "tournament over; the monitor stays up at %s for rewinding. Ctrl-C to quit.\n", ports.monitor.URL())

@@ -129,10 +129,11 @@ func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	assert.Contains(t, stdout.String(), "4 simulations from 4 folders", "a folder named twice counts once")
 	assert.Contains(t, stdout.String(),
-		"rank  team  played  won  drawn  lost  points  score\n"+
-			"   1  A          3    1      1     1       4     15\n"+
-			"   2  B          3    1      1     1       4     12\n"+
-			"   3  C          2    1      0     1       3     41\n")
+		"rank  team  played  won  drawn  lost  points  score      rating\n"+
+			"   1  A          3    1      1     1       4     15  1500 ± 235\n"+
+			"   2  B          3    1      1     1       4     12  1500 ± 235\n"+
+			"   3  C          2    1      0     1       3     41  1500 ± 246\n",
+		"a cycle of one win each rates every team alike; fewer games, a larger error")
 	assert.Contains(t, stderr.String(), "B-C is running", "unfinished folders are noted")
 
 	data, err := os.ReadFile(out)
@@ -141,7 +142,10 @@ func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &f))
 	assert.Equal(t, 4, f.Simulations)
 	require.Len(t, f.Standings, 3)
-	assert.Equal(t, server.Standing{Rank: 3, Team: "C", Played: 2, Wins: 1, Losses: 1, Points: 3, Score: 41}, f.Standings[2])
+	c := f.Standings[2]
+	assert.InDelta(t, 245.67, c.RatingError, 0.01)
+	c.RatingError = 0
+	assert.Equal(t, server.Standing{Rank: 3, Team: "C", Played: 2, Wins: 1, Losses: 1, Points: 3, Score: 41, Rating: 1500}, c)
 }
 
 // Two complete runs of the same round-robin, merged: every team would

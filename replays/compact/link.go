@@ -61,7 +61,7 @@ func (r *Replay) link(refs []ChunkRef, problems []problem) {
 	if r.Last < r.Meta.Static.Steps-1 {
 		msg := gapCause(causes, &loose, r.Last+1, r.Meta.Static.Steps-1)
 		if msg == "" {
-			msg = fmt.Sprintf("the replay ends after step %d of %d (the simulation was cut short)", r.Last, r.Meta.Static.Steps-1)
+			msg = fmt.Sprintf("the replay ends after step %d of %d (%s)", r.Last, r.Meta.Static.Steps-1, r.endCause(damaged))
 		}
 		r.Problem = msg
 	}
@@ -81,4 +81,24 @@ func gapCause(causes []problem, loose *[]string, from, to int) string {
 		return msg
 	}
 	return ""
+}
+
+// endCause says why a replay without damage ends early. Only a writer that
+// closed the file (its index is there) knows the simulation ended there;
+// a file without an index was left by a server that stopped, or whose disk
+// took no more of it (docs/replays.md, "Reading a step").
+func (r *Replay) endCause(damaged map[int]string) string {
+	first := noStep
+	for step := range damaged {
+		if step > r.Last && (first == noStep || step < first) {
+			first = step
+		}
+	}
+	if first != noStep {
+		return damaged[first] // a chunk cut off while it was written
+	}
+	if !r.Indexed {
+		return "the file ends without the index the server writes last: the server stopped writing it here, or its disk was full or read-only; the server's log says which"
+	}
+	return "the simulation was cut short"
 }

@@ -77,6 +77,9 @@ func Parse(data []byte) (*Replay, error) {
 }
 
 func parse(data []byte) (*Replay, error) {
+	if len(data) < fileHeaderSize && string(data) == (Magic + string(rune(Version)))[:len(data)] {
+		return nil, errors.New("the replay file ends before its first chunk: the server stopped writing it at once, or its disk was full or read-only")
+	}
 	if !IsReplay(data) || len(data) < fileHeaderSize {
 		return nil, errors.New("not a compact replay (no MASSIMRP header)")
 	}
@@ -188,7 +191,7 @@ func scan(d []byte, off int) ([]ChunkRef, []problem) {
 		if err != nil {
 			if len(d)-off < chunkHeaderSize {
 				if len(d)-off < footerSize || string(d[len(d)-8:]) != footerMagic {
-					problems = append(problems, problem{step: noStep, cut: true, err: fmt.Sprintf("the file ends inside a chunk header at byte %d: the server stopped while writing it", off)})
+					problems = append(problems, problem{step: noStep, cut: true, err: fmt.Sprintf("the file ends inside a chunk header at byte %d: the server stopped while writing it, or its disk was full or read-only", off)})
 				}
 				break // else a footer whose index did not match: nothing lost
 			}
@@ -203,7 +206,7 @@ func scan(d []byte, off int) ([]ChunkRef, []problem) {
 		end := off + chunkHeaderSize + h.size
 		if end > len(d) {
 			problems = append(problems, problem{step: stepOf(h), cut: true,
-				err: fmt.Sprintf("the last chunk (from step %d) is cut off: the server stopped while writing it", h.first)})
+				err: fmt.Sprintf("the last chunk (from step %d) is cut off: the server stopped while writing it, or its disk was full or read-only", h.first)})
 			break
 		}
 		if h.kind == ChunkSteps {

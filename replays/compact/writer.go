@@ -50,9 +50,18 @@ type Writer struct {
 	path       string
 	opts       WriterOptions
 	meta       Meta
-	off        int64
+	off        int64 // the file's length once pending is written
 	err        error
 	closed     bool
+
+	// A write that fails for want of room (a full or read-only disk, a
+	// quota) stalls the writer instead of ending it: what was not written
+	// waits in pending, in order, and every later chunk joins it until a
+	// retry gets it all onto the disk (see stall.go).
+	pending []byte
+	stalled error
+	stalls  int  // stalled writes since the last one that went through
+	done    bool // closed while stalled: the file is closed once pending is written
 
 	chunk      []byte // length-prefixed records of the open chunk
 	chunkFirst int
@@ -209,7 +218,7 @@ func (w *Writer) flushChunk(segmentEnds bool) {
 	if w.chunkKey {
 		flags = chunkFlagKeyframe
 	}
-	ref := ChunkRef{Offset: w.off, First: w.chunkFirst, Count: w.chunkCount, Keyframe: w.chunkKey}
+	ref := ChunkRef{Offset: w.end(), First: w.chunkFirst, Count: w.chunkCount, Keyframe: w.chunkKey}
 	w.writeChunk(chunkHeader{kind: ChunkSteps, flags: flags, first: w.chunkFirst, count: w.chunkCount}, w.chunk)
 	if w.err != nil {
 		return
@@ -255,6 +264,18 @@ func (w *Writer) write(b []byte) {
 	if w.err != nil {
 		return
 	}
+	if len(w.pending) > 0 && w.Retry() != nil {
+		w.hold(b) // still no room: wait behind the rest
+		return
+	}
+	n, err := w.writeOut(b)
+	if err != nil {
+		w.failed(b[n:], err)
+	}
+}
+
+// writeOut appends b to the file and returns how much of it was written.
+func (w *Writer) writeOut(b []byte) (int, error) {
 	var n int
 	var err error
 	if w.raw {
@@ -267,9 +288,7 @@ func (w *Writer) write(b []byte) {
 		n, err = w.f.Write(b)
 	}
 	w.off += int64(n)
-	if err != nil {
-		w.err = fmt.Errorf("compact: write %s: %w", w.path, err)
-	}
+	return n, err
 }
 
 // slowRawWrite is the longest raw write after which a Writer keeps writing
@@ -281,7 +300,7 @@ var slowRawWrite = 2 * time.Millisecond
 // with a plain fsync, without the writer waiting for the disk. Its error is
 // reported by the next sync or by Close.
 func (w *Writer) sync() {
-	if w.err != nil || w.opts.NoSync {
+	if w.err != nil || w.opts.NoSync || w.stalled != nil {
 		return
 	}
 	if !w.startSync() {
@@ -339,20 +358,35 @@ func (w *Writer) syncLast() {
 
 // Close writes the open chunk, the index and the footer, and closes the
 // file. The replay is complete when its last step is the simulation's last.
+// A stalled writer (Stalled) keeps the file open and returns ErrStalled:
+// Retry finishes it once the disk takes the rest.
 func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	w.closed = true
+	if w.done {
+		return w.Retry()
+	}
 	if w.err == nil && w.chunkCount > 0 {
 		w.flushChunk(false)
 	}
 	w.index.Complete = w.index.Last == w.meta.Static.Steps-1
-	at := w.off
+	at := w.end()
 	w.chunk = w.index.appendJSON(w.chunk[:0])
 	w.writeChunk(chunkHeader{kind: ChunkIndex}, w.chunk)
 	footer := binary.LittleEndian.AppendUint64(nil, uint64(at))
 	w.write(append(footer, footerMagic...))
+	w.done = true
+	if w.err == nil && w.stalled != nil {
+		return fmt.Errorf("%w: %w", ErrStalled, w.stalled)
+	}
+	return w.closeFile()
+}
+
+// closeFile syncs and closes the file of a writer whose bytes are all
+// written (or that failed for good).
+func (w *Writer) closeFile() error {
+	w.closed = true
 	w.syncLast()
 	if err := w.f.Close(); err != nil && w.err == nil {
 		w.err = fmt.Errorf("compact: close %s: %w", w.path, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -37,7 +38,12 @@ type CompactFiles struct {
 
 	// The writer goroutine's side (Close reads errs once it ended).
 	w    *compact.Writer
+	wSim *Sim // w's simulation
 	errs []error
+	// stalled holds the writers (the running one, and finished ones whose
+	// end waits) that could not write for want of room, by the reason
+	// logged; they are retried every retryEvery until the disk takes it.
+	stalled map[*compact.Writer]*Sim
 }
 
 var _ InlineSink = (*CompactFiles)(nil)
@@ -159,23 +165,42 @@ func (c *CompactFiles) send(op fileOp) { replays.HandOff(c.ops, op, c.log, "comp
 // run is the writer goroutine.
 func (c *CompactFiles) run() {
 	defer close(c.done)
-	for op := range c.ops {
-		switch {
-		case op.begin:
-			c.abandon() // a simulation that never ended
-			w, err := compact.Create(CompactPath(c.dir, op.sim.Info), op.sim.Meta, c.opts)
-			if err != nil {
-				c.fail(op.sim, err)
-				continue
+	retry := time.NewTicker(retryEvery)
+	defer retry.Stop()
+	for {
+		select {
+		case op, ok := <-c.ops:
+			if !ok {
+				c.abandon()
+				c.giveUp()
+				return
 			}
-			c.w = w
-		case op.batch != nil:
-			c.write(op.sim, op.batch)
-		case op.end:
-			c.finish(op.sim, op.complete)
+			c.do(op)
+		case <-retry.C:
 		}
+		c.retryStalled()
 	}
-	c.abandon()
+}
+
+// retryEvery is how often writes that wait for room on the disk are tried
+// again (besides at every chunk of the running simulation).
+const retryEvery = time.Second
+
+func (c *CompactFiles) do(op fileOp) {
+	switch {
+	case op.begin:
+		c.abandon() // a simulation that never ended
+		w, err := compact.Create(CompactPath(c.dir, op.sim.Info), op.sim.Meta, c.opts)
+		if err != nil {
+			c.fail(op.sim, err)
+			return
+		}
+		c.w, c.wSim = w, op.sim
+	case op.batch != nil:
+		c.write(op.sim, op.batch)
+	case op.end:
+		c.finish(op.sim, op.complete)
+	}
 }
 
 // write appends a batch's steps to the file and gives the batch back.
@@ -190,6 +215,9 @@ func (c *CompactFiles) write(sim *Sim, b *batch) {
 		}
 		recAt, scAt = s.recEnd, s.scEnd
 	}
+	if c.w != nil {
+		c.watch(c.w, sim)
+	}
 	b.records, b.scores, b.steps = b.records[:0], b.scores[:0], b.steps[:0]
 	select {
 	case c.free <- b:
@@ -201,18 +229,75 @@ func (c *CompactFiles) finish(sim *Sim, complete bool) {
 	if c.w == nil {
 		return
 	}
-	err := c.w.Close()
+	w := c.w
 	c.w = nil
-	if err != nil {
+	err := w.Close()
+	switch {
+	case errors.Is(err, compact.ErrStalled):
+		c.watch(w, sim) // finished by retryStalled when there is room
+	case err != nil:
 		c.fail(sim, err)
-	} else if !complete {
+	case !complete:
 		c.log.Warn().Str("sim", sim.Info.Name).Msg("replay is incomplete: the simulation was cut short")
 	}
 }
 
+// watch logs a writer that stalls for want of room at once, with its file
+// and the reason, and keeps it for retries.
+func (c *CompactFiles) watch(w *compact.Writer, sim *Sim) {
+	err := w.Stalled()
+	if err == nil {
+		return
+	}
+	if _, known := c.stalled[w]; known {
+		return
+	}
+	if c.stalled == nil {
+		c.stalled = map[*compact.Writer]*Sim{}
+	}
+	c.stalled[w] = sim
+	c.log.Error().Err(err).Str("sim", sim.Info.Name).Str("file", w.Path()).
+		Msg("replay writes stalled: the disk takes no more; the game goes on, its steps wait in memory and are written when there is room")
+}
+
+// retryStalled tries the stalled writers again and logs each that caught up.
+func (c *CompactFiles) retryStalled() {
+	for w, sim := range c.stalled {
+		err := w.Retry()
+		switch {
+		case errors.Is(err, compact.ErrStalled):
+			continue
+		case err != nil:
+			c.fail(sim, err)
+		default:
+			c.log.Info().Str("sim", sim.Info.Name).Str("file", w.Path()).Msg("replay writes resumed: there is room again, nothing was lost")
+		}
+		delete(c.stalled, w)
+		if w == c.w && err != nil {
+			_ = w.Close() // closes the file; the error is the one just reported
+			c.w = nil
+		}
+	}
+}
+
+// giveUp ends the writers still waiting for room when the server stops:
+// their files end where the disk stopped taking them.
+func (c *CompactFiles) giveUp() {
+	c.retryStalled()
+	for w, sim := range c.stalled {
+		c.fail(sim, fmt.Errorf("the replay %s is cut short by the disk: it ends before the %d bytes that could not be written (%w)",
+			w.Path(), w.Pending(), w.Stalled()))
+	}
+	c.stalled = nil
+}
+
 func (c *CompactFiles) abandon() {
 	if c.w != nil {
-		_ = c.w.Close() // the error is the one already reported
+		// The error is the one already reported, or a stall that
+		// retryStalled finishes.
+		if err := c.w.Close(); errors.Is(err, compact.ErrStalled) {
+			c.watch(c.w, c.wSim)
+		}
 		c.w = nil
 	}
 }

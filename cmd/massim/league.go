@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/league"
+	"github.com/massim-go/massim/server"
+)
+
+// runLeague plays every match of a config's tournament as massim match
+// child processes, -parallel at a time, into a league folder
+// (docs/leagues.md); -merge only merges the standings of what is recorded.
+func runLeague(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("league", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	conf := fs.String("conf", "", "config file (with -resume, default: the one the league was planned with)")
+	dir := fs.String("dir", "", "the league folder: plan, match folders, logs, standings")
+	parallel := fs.Int("parallel", 1, "matches played at a time")
+	matches := fs.Int("matches", 0, "random mode: the number of matches to draw")
+	seed := fs.Int64("seed", 0, "random mode: the seed of the line-ups (default: the clock; recorded in league.json)")
+	resume := fs.Bool("resume", false, "continue the league in -dir: finished matches are not played again")
+	merge := fs.Bool("merge", false, "only merge the standings of the matches recorded in -dir")
+	monitor := fs.String("monitor", "off", "a page of the league's matches with links to each running match's monitor, on a port or host:port (the matches' monitors listen on the same host)")
+	grace := fs.Duration("grace", league.DefaultGrace, "on Ctrl-C, how long a match process has to stop before it is killed")
+	var logs logFlags
+	logs.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
+			"       massim league -dir DIR -resume [-parallel N]\n"+
+			"       massim league -dir DIR -merge")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	switch {
+	case *dir == "":
+		return &exitError{code: 2, err: errors.New("need -dir DIR")}
+	case *parallel < 1:
+		return &exitError{code: 2, err: errors.New("-parallel: at least 1")}
+	}
+	if err := logs.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if *merge {
+		return mergeLeague(*dir, stdout, stderr)
+	}
+	if *resume && !league.HasPlan(*dir) {
+		fmt.Fprintf(stderr, "note: nothing to resume in %s (no %s): a new league starts\n", *dir, league.PlanFile)
+	}
+	plan, err := leaguePlan(*dir, *conf, *resume, *matches, *seed)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("league: the massim binary for the matches: %w", err)
+	}
+	view := league.NewView(stdout, isTerminal(stdout))
+	logOut := stderr
+	if isTerminal(stderr) {
+		logOut = view.LogsAround(stderr)
+	}
+	log, closeLog, err := logs.newLogger(logOut, "", "")
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeLog()
+	view.SetLog(&log)
+	var childArgs []string
+	if logs.level != "" {
+		childArgs = append(childArgs, "-log-level", logs.level)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	board, boardArgs, closeBoard, err := leagueBoard(ctx, *monitor, plan, log, stdout)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeBoard()
+	childArgs = append(childArgs, boardArgs...)
+	log.Info().Str("dir", *dir).Int("matches", len(plan.Matches)).Int("parallel", *parallel).Str("mode", plan.Mode).Msg("league starts")
+	sum, err := league.Run(ctx, league.Options{
+		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
+		Grace: *grace, Log: log, View: view, Board: board,
+	})
+	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d planned\n", len(sum.Played), sum.Skipped, sum.Planned)
+	if perr := server.WriteStandingsTable(stdout, sum.Standings.File.Standings); perr != nil {
+		err = errors.Join(err, perr)
+	}
+	fmt.Fprintf(stdout, "standings: %s\n", *dir)
+	if errors.Is(err, league.ErrInterrupted) {
+		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
+	}
+	return err
+}
+
+// leaguePlan plans a new league in dir or, with resume, reads the plan
+// back and checks that the config is still the one it was planned with.
+func leaguePlan(dir, conf string, resume bool, matches int, seed int64) (*league.Plan, error) {
+	exists := league.HasPlan(dir)
+	switch {
+	case exists && !resume:
+		return nil, fmt.Errorf("%s holds a league already: continue it with -resume, or use another folder (-dir)", dir)
+	case exists:
+		plan, err := league.ReadPlan(dir)
+		if err != nil {
+			return nil, err
+		}
+		if conf == "" {
+			conf = plan.Config
+		}
+		cfg, err := config.Load(conf)
+		if err != nil {
+			return nil, err
+		}
+		if err := plan.CheckConfig(cfg); err != nil {
+			return nil, err
+		}
+		if matches != 0 && matches != len(plan.Matches) {
+			return nil, fmt.Errorf("-matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
+		}
+		return plan, nil
+	}
+	if conf == "" {
+		return nil, errors.New("need -conf FILE")
+	}
+	cfg, err := config.Load(conf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := server.CheckMatches(cfg); err != nil {
+		return nil, err
+	}
+	if seed == 0 {
+		seed = time.Now().UnixNano()
+	}
+	plan, err := league.NewPlan(cfg, conf, matches, seed, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return plan, plan.Write(dir)
+}
+
+// mergeLeague merges and prints the standings of a league folder.
+func mergeLeague(dir string, stdout, stderr io.Writer) error {
+	plan, err := league.ReadPlan(dir)
+	if err != nil {
+		return err
+	}
+	merged, err := league.Merge(dir, plan, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, note := range merged.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+	}
+	fmt.Fprintf(stdout, "%d simulations of %d matches (of %d planned)\n", merged.File.Simulations, merged.Matches, len(plan.Matches))
+	if err := server.WriteStandingsTable(stdout, merged.File.Standings); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "standings: %s\n", dir)
+	return nil
+}
+
+// leagueBoard serves the league's page on the -monitor address; the
+// matches then get a monitor each on a free port of the same host, which
+// the page links to (the flags it returns).
+func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zerolog.Logger, stdout io.Writer) (*league.Board, []string, func(), error) {
+	addr, on, err := parseMonitorAddr(monitor)
+	if err != nil || !on {
+		return nil, nil, func() {}, err
+	}
+	h, err := listenHTTP(addr, false, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	board := league.NewBoard(plan)
+	h.Mux.Handle("/", board)
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := h.Serve(serveCtx)
+	fmt.Fprintf(stdout, "league monitor: %s\n", h.URL())
+	host, _, _ := net.SplitHostPort(addr)
+	return board, []string{"-monitor", net.JoinHostPort(host, "0")}, func() {
+		stopServing()
+		if err := <-served; err != nil {
+			log.Error().Err(err).Msg("league monitor stopped")
+		}
+	}, nil
+}

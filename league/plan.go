@@ -1,0 +1,181 @@
+package league
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/atomicfile"
+	"github.com/massim-go/massim/server"
+)
+
+// File and folder names inside a league folder (docs/leagues.md, "The league folder").
+const (
+	PlanFile      = "league.json"
+	MatchesFolder = "matches"
+	LogsFolder    = "logs"
+	StandingsText = "standings.txt"
+)
+
+// PlanFormat tags plan files.
+const PlanFormat = "massim-go league 1"
+
+// Plan is the list of a league's matches, fixed when the league starts
+// and read back by every resumed run and by every match child.
+type Plan struct {
+	Format string `json:"format"`
+	// Config is the absolute path of the config file; ConfigChecksum is
+	// its checksum (config.Config.Checksum), which a resumed league and
+	// every match child must find unchanged.
+	Config         string    `json:"config"`
+	ConfigChecksum string    `json:"configChecksum"`
+	Mode           string    `json:"mode"`           // round-robin, manual or random
+	Seed           *int64    `json:"seed,omitempty"` // random mode: the seed of the line-ups
+	Teams          []string  `json:"teams"`          // every team, config order
+	Steps          []int     `json:"steps"`          // steps of each simulation of a match
+	Created        time.Time `json:"created"`
+	Matches        []Match   `json:"matches"`
+}
+
+// Match is one match of the plan.
+type Match struct {
+	Index int      `json:"index"`
+	Teams []string `json:"teams"` // match order
+	Dir   string   `json:"dir"`   // its folder, relative to the league folder
+}
+
+// NewPlan plans the league of a config: every match of its tournament
+// mode, or, in random mode, count matches drawn with seed (the same draw
+// serve -seed makes). confPath is recorded as an absolute path.
+func NewPlan(cfg *config.Config, confPath string, count int, seed int64, now time.Time) (*Plan, error) {
+	abs, err := filepath.Abs(confPath)
+	if err != nil {
+		return nil, fmt.Errorf("league: config path: %w", err)
+	}
+	checksum, err := cfg.Checksum()
+	if err != nil {
+		return nil, fmt.Errorf("league: %w", err)
+	}
+	mode, lineups, err := server.Lineups(cfg, count, seed)
+	if err != nil {
+		return nil, fmt.Errorf("league: %w", err)
+	}
+	if mode == config.ModeRandom && count <= 0 {
+		return nil, errors.New("league: a random tournament never ends: say how many matches to play (-matches N)")
+	}
+	p := &Plan{Format: PlanFormat, Config: abs, ConfigChecksum: checksum, Mode: mode, Created: now.UTC()}
+	if mode == config.ModeRandom {
+		p.Seed = &seed
+	}
+	for _, t := range cfg.Teams {
+		p.Teams = append(p.Teams, t.Name)
+	}
+	for _, m := range cfg.Match {
+		p.Steps = append(p.Steps, m.Steps)
+	}
+	width := max(3, len(strconv.Itoa(len(lineups)-1)))
+	for i, teams := range lineups {
+		name := fmt.Sprintf("%0*d-%s", width, i, fileSafe(strings.Join(teams, "-")))
+		p.Matches = append(p.Matches, Match{Index: i, Teams: teams, Dir: filepath.ToSlash(filepath.Join(MatchesFolder, name))})
+	}
+	return p, nil
+}
+
+// fileSafe keeps team names readable in folder names but replaces what a
+// file system might not take.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Name is the match's folder name, used in logs and the progress view.
+func (m Match) Name() string { return filepath.Base(m.Dir) }
+
+// TotalSteps is the number of steps of one match (every simulation).
+func (p *Plan) TotalSteps() int {
+	n := 0
+	for _, s := range p.Steps {
+		n += s
+	}
+	return n
+}
+
+// Write writes the plan to dir/league.json, creating dir.
+func (p *Plan) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("league: create %s: %w", dir, err)
+	}
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return fmt.Errorf("league: encode plan: %w", err)
+	}
+	path := filepath.Join(dir, PlanFile)
+	if err := atomicfile.Write(path, append(data, '\n'), atomicfile.Options{Durable: true}); err != nil {
+		return fmt.Errorf("league: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadPlan reads dir/league.json. A missing file is reported with
+// fs.ErrNotExist.
+func ReadPlan(dir string) (*Plan, error) {
+	path := filepath.Join(dir, PlanFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("league: read plan: %w", err)
+	}
+	var p Plan
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("league: read plan %s: %w", path, err)
+	}
+	if p.Format != PlanFormat {
+		return nil, fmt.Errorf("league: read plan %s: format %q, want %q", path, p.Format, PlanFormat)
+	}
+	return &p, nil
+}
+
+// HasPlan reports whether dir holds a league.
+func HasPlan(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, PlanFile))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// CheckConfig refuses a config that is not the one the league was planned
+// with: its results would not belong to the same tournament.
+func (p *Plan) CheckConfig(cfg *config.Config) error {
+	checksum, err := cfg.Checksum()
+	if err != nil {
+		return fmt.Errorf("league: %w", err)
+	}
+	if checksum != p.ConfigChecksum {
+		return fmt.Errorf("league: the config has changed since the league was planned (checksum %s, the plan has %s): "+
+			"continue the league with the config it started with, or start a new league in another folder", checksum, p.ConfigChecksum)
+	}
+	return nil
+}
+
+// MatchAt returns match i of the plan.
+func (p *Plan) MatchAt(i int) (Match, error) {
+	if i < 0 || i >= len(p.Matches) {
+		return Match{}, fmt.Errorf("league: no match %d: the plan has matches 0 to %d", i, len(p.Matches)-1)
+	}
+	return p.Matches[i], nil
+}
+
+// Finished reports whether the match's folder records it as finished.
+func Finished(dir string, m Match) bool {
+	man, err := server.ReadManifest(filepath.Join(dir, filepath.FromSlash(m.Dir)))
+	return err == nil && man.State == server.StateFinished
+}

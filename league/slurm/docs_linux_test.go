@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/internal/massimbin"
 	"github.com/massim-go/massim/league/slurm/slurmtest"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +33,7 @@ func TestDocs_SlurmCommandsRun(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(block), "\n")
 	require.Len(t, lines, 2)
 
-	bin := buildMassim(t)
+	bin := massimbin.Path(t)
 	c := slurmtest.Start(t)
 	root := filepath.Join(c.Dir, "shared")
 	dir := filepath.Join(root, "league")

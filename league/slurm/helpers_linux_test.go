@@ -7,11 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/massim-go/massim/internal/massimbin"
 	"github.com/stretchr/testify/require"
 )
 
@@ -62,40 +61,10 @@ func writeLeagueConfig(t *testing.T, path, massim string, teams, wait int) strin
 	return path
 }
 
-// massimBinary is the massim command, built once for the tests that run it.
-var massimBinary struct {
-	once sync.Once
-	dir  string
-	path string
-	out  []byte
-	err  error
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if massimBinary.dir != "" {
-		_ = os.RemoveAll(massimBinary.dir)
-	}
+	massimbin.Remove()
 	os.Exit(code)
-}
-
-// buildMassim returns the path of the massim command, built on first use.
-func buildMassim(t *testing.T) string {
-	t.Helper()
-	b := &massimBinary
-	b.once.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		if b.dir, b.err = os.MkdirTemp("", "massim-bin-"); b.err != nil {
-			return
-		}
-		b.path = filepath.Join(b.dir, "massim")
-		b.out, b.err = exec.Command(goTool, "build", "-o", b.path, "github.com/massim-go/massim/cmd/massim").CombinedOutput()
-	})
-	require.NoError(t, b.err, "go build: %s", b.out)
-	return b.path
 }
 
 // run runs cmd and returns its standard output; it fails the test with

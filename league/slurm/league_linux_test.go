@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/internal/massimbin"
 	"github.com/massim-go/massim/league/slurm/slurmtest"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +23,7 @@ import (
 // both resumed their matches: every match recorded once, the merged
 // standings the sum of the matches'.
 func TestLeagueOnSlurm(t *testing.T) {
-	massim := buildMassim(t)
+	massim := massimbin.Path(t)
 	c := slurmtest.Start(t)
 	root := filepath.Join(c.Dir, "shared")
 	dir := filepath.Join(root, "league")

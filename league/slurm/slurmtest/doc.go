@@ -10,5 +10,8 @@
 // exiting, the node never idle) Start fails the test with the reason and the
 // daemons' logs; it never skips. Cleanup cancels every job, stops each daemon
 // it started by its pid and checks that no process of the cluster (every one
-// has the cluster's SLURM_CONF in its environment) is left. Linux only.
+// has the cluster's SLURM_CONF in its environment) is left. Should the test
+// process itself be killed outright, the daemons get SIGTERM from their
+// parent-death signal, but a running job's processes live on (slurmstepd
+// detaches from slurmd): find them by that SLURM_CONF. Linux only.
 package slurmtest

@@ -54,13 +54,22 @@ func throttleDelay(failures int) time.Duration {
 	return min(d, throttleMax)
 }
 
-// remoteHost is the address part of a remote address ("ip:port" → "ip").
+// remoteHost is whom failed logins are counted for: the IP of a remote
+// address, for IPv6 its /64 network (one host usually has a whole /64, and
+// could otherwise start afresh from each of its addresses).
 func remoteHost(a net.Addr) string {
 	host, _, err := net.SplitHostPort(a.String())
 	if err != nil {
 		return a.String()
 	}
-	return host
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return host
+	case ip.To4() != nil:
+		return ip.To4().String() // also for IPv4 mapped into IPv6
+	}
+	return (&net.IPNet{IP: ip.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}).String()
 }
 
 // admit reserves the next turn of key and says how long the caller must

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net"
 	"testing"
 	"time"
 
@@ -97,4 +98,18 @@ func bruteForceIsSlowed(t *testing.T, secure bool) {
 	ts.throttle.mu.Lock()
 	assert.Empty(t, ts.throttle.records, "the success cleared the record")
 	ts.throttle.mu.Unlock()
+}
+
+// Failed logins count per IPv4 address and per IPv6 /64 network.
+func TestLoginThrottle_RemoteHost(t *testing.T) {
+	for _, tc := range []struct{ addr, want string }{
+		{"192.0.2.7:4000", "192.0.2.7"},
+		{"[2001:db8:1:2:aaaa::1]:4000", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:bbbb::9]:5000", "2001:db8:1:2::/64"},
+		{"[::ffff:192.0.2.7]:4000", "192.0.2.7"},
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", tc.addr)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, remoteHost(addr), tc.addr)
+	}
 }

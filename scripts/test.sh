@@ -32,6 +32,7 @@ export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
 mkdir -p "$MASSIM_ARTIFACTS"
 scripts/install/python.sh
 scripts/install/stunnel.sh
+scripts/install/slurm.sh
 go vet ./...
 # One binary for whatever machine an organiser runs: every package must also
 # build for Windows and macOS, not only for the system the tests run on.

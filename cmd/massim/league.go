@@ -36,9 +36,12 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	grace := fs.Duration("grace", league.DefaultGrace, "on Ctrl-C, how long a match process has to stop before it is killed")
 	var logs logFlags
 	logs.register(fs)
+	var onSlurm leagueSlurmFlags
+	onSlurm.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
+			"       massim league -conf FILE -dir DIR -slurm [-submit] [-slurm-opt OPT]...\n"+
 			"       massim league -dir DIR -merge")
 		fs.PrintDefaults()
 	}
@@ -54,6 +57,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if err := logs.check(); err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	if err := onSlurm.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	if *merge {
 		return mergeLeague(*dir, stdout, stderr)
 	}
@@ -63,6 +69,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	plan, err := leaguePlan(*dir, *conf, *resume, *matches, *seed)
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if onSlurm.enabled() {
+		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout)
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -98,7 +98,7 @@ async function start() {
   if (params.has('library') || !info.live) {
     const list = await getJSON('replays/index.json');
     if (list.length === 1 && !params.has('library')) {
-      history.replaceState(null, '', `?replay=${encodeURIComponent(list[0].id)}${location.hash}`);
+      history.replaceState(null, '', `?replay=${encodeURIComponent(list[0].id)}${hashStep() === null ? '' : `#${hashStep()}`}`);
       return openReplay(list[0].id, hashStep());
     }
     return showLibrary(list);

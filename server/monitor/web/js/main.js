@@ -7,7 +7,7 @@ import { ScoreChart } from './chart.js';
 import { renderPanel, warmPatterns } from './panel.js';
 import { el } from './dom.js';
 import { renderStatus } from './status.js';
-import { LiveFeed } from './live.js';
+import { LiveFeed, liveButton } from './live.js';
 import { Store, getJSON } from './store.js';
 import { AdminControls } from './admin.js';
 import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
@@ -379,7 +379,7 @@ function render() {
   if ((document.activeElement !== slider || !sliderDragging) && slider.value !== value) slider.value = value;
   setText($('t-step'), app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`);
   setText($('t-play'), app.playing && !app.live ? '⏸' : '▶');
-  $('t-live').classList.toggle('on', app.live);
+  liveButton($('t-live'), app.live, app.tournament?.status?.phase === 'finished');
   window.massim = {
     mode: app.mode,
     sim: store.sim,

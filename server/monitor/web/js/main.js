@@ -443,6 +443,7 @@ function notePainted(shown) {
 }
 
 const statsBudget = 4; // ms per frame for counting statistics
+const walkShare = 1; // ms of it the walk keeps while a replay is decoded ahead
 
 // holdForSeek tells whether to leave the page as it is in this frame: it
 // was sent to a replay step whose data is on its way, so drawing the old
@@ -500,10 +501,11 @@ function frame(now) {
   // a segment) with counts the table held back while it was counting.
   if (app.stats && walkNow()) {
     // What the first seek would otherwise pay for (once), checkpoints for
-    // a replay's seeks, then the walk.
+    // a replay's seeks, then the walk; while there are checkpoints to make
+    // the walk keeps a share, so the table fills in meanwhile.
     if (warmPatterns(app.store)) return;
-    if (app.mode === 'replay' && app.store.decodeAhead(statsBudget)) return;
-    const counted = app.stats.advance(statsBudget);
+    const ahead = app.mode === 'replay' && app.store.decodeAhead(statsBudget - walkShare);
+    const counted = app.stats.advance(ahead ? walkShare : statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
   }
 }

@@ -1,6 +1,7 @@
 package monitor_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -134,6 +135,12 @@ func TestBrowser_AStepInTheQueryOrTheHashOpensThatStep(t *testing.T) {
 	page.Wait(`window.massim && massim.loaded && massim.rendered.step === massim.step`)
 	assert.Equal(t, 3, page.Int(`massim.step`), "#3")
 	assert.Empty(t, page.Errors(), "JavaScript errors")
+
+	doc, err := os.ReadFile("../../docs/replays.md")
+	require.NoError(t, err)
+	for _, words := range []string{"#### Links to a step", "?replay=ID#60", "?replay=ID&step=60"} {
+		assert.Contains(t, string(doc), words, "docs/replays.md documents the links")
+	}
 }
 
 // TestBrowser_TeamStatisticsCountInViewWhileTheReplayIsReadAhead opens a

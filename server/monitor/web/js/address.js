@@ -1,11 +1,22 @@
 // The address's #step: the page keeps it on the shown step, so that a link
 // opens the same moment, and follows a step put there from outside (a link,
-// the address bar, a test).
+// the address bar, a test). A link may also say ?step=N (docs/replays.md,
+// "Links to a step"); the page then moves it into the hash.
 
-// hashStep is the step in the address, or null.
+// hashStep is the step in the address (#N, else ?step=N), or null.
 export function hashStep() {
-  const m = /^#(-?\d+)$/.exec(location.hash);
+  const m = /^#(-?\d+)$/.exec(location.hash) ?? /^(-?\d+)$/.exec(new URLSearchParams(location.search).get('step') ?? '');
   return m ? parseInt(m[1], 10) : null;
+}
+
+// searchWithoutStep is the address's query without its step: the hash
+// says the step once the page writes it.
+function searchWithoutStep() {
+  const q = new URLSearchParams(location.search);
+  if (!q.has('step')) return location.search;
+  q.delete('step');
+  const s = q.toString();
+  return s ? `?${s}` : '';
 }
 
 export class Address {
@@ -33,7 +44,7 @@ export class Address {
     this.written = want;
     this.time = now;
     this.hash = want === null ? '' : `#${want}`;
-    history.replaceState(null, '', location.pathname + location.search + this.hash);
+    history.replaceState(null, '', location.pathname + searchWithoutStep() + this.hash);
   }
 
   follow() {

@@ -39,6 +39,53 @@ export function drawAgent(ctx, x, y, s, teamIndex, deactivated, text) {
   if (s >= 22 && text) label(ctx, s, text, x, y, '#fff');
 }
 
+// inStripe runs paint clipped to stripe k of n of cell (x, y): the agents
+// of several teams on one cell (a shared start cell) each get a stripe of
+// it, side by side, as the map preview (package preview) draws them.
+export function inStripe(ctx, x, y, s, k, n, paint) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x * s + (k * s) / n, y * s, s / n, s);
+  ctx.clip();
+  paint();
+  ctx.restore();
+}
+
+// drawCopyVeil marks the w×h area at (x, y) as a copy of the map (the
+// torus repeats around it): washed out and hatched, so that its agents do
+// not read as more agents, nor as deactivated ones (grey). The hatching is
+// anchored at (ax, ay): it moves with the map.
+export function drawCopyVeil(ctx, x, y, w, h, ax, ay) {
+  ctx.fillStyle = colours.copyWash;
+  ctx.fillRect(x, y, w, h);
+  let hatch = hatches.get(ctx);
+  if (!hatch) {
+    hatch = ctx.createPattern(hatchTile(), 'repeat');
+    hatches.set(ctx, hatch);
+  }
+  hatch.setTransform(new DOMMatrix([1, 0, 0, 1, ax, ay]));
+  ctx.fillStyle = hatch;
+  ctx.fillRect(x, y, w, h);
+}
+
+const hatches = new WeakMap(); // context → its hatch pattern
+
+// hatchTile is an 8×8 tile of a diagonal line that joins its copies.
+function hatchTile() {
+  const c = document.createElement('canvas');
+  c.width = c.height = 8;
+  const t = c.getContext('2d');
+  t.strokeStyle = colours.copyHatch;
+  t.lineWidth = 1.5;
+  t.beginPath();
+  for (const d of [-8, 0, 8]) {
+    t.moveTo(d, 8);
+    t.lineTo(d + 8, 0);
+  }
+  t.stroke();
+  return c;
+}
+
 // drawSelection rings the selected agent.
 export function drawSelection(ctx, x, y, s) {
   ctx.beginPath();

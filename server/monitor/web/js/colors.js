@@ -17,6 +17,9 @@ export const colours = {
   selected: '#111',
   deactivated: '#bbb',
   dim: 'rgba(30, 30, 40, 0.45)', // outside the selected agent's vision
+  frame: '#222', // around the map itself, between it and its copies
+  copyWash: 'rgba(244, 241, 234, 0.45)', // over the copies of the torus
+  copyHatch: 'rgba(60, 60, 60, 0.5)', // their hatching
 };
 
 export function teamStyle(index) {

@@ -3,7 +3,7 @@
 // it is remembered in the browser (localStorage).
 
 import { colours } from './colors.js';
-import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
+import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawCopyVeil, drawDispenser, drawLinks, drawSelection, drawVision, inStripe } from './cells.js';
 import { el } from './dom.js';
 
 const KEY = 'massim-legend';
@@ -41,7 +41,21 @@ export class Legend {
     });
     teams.forEach((team, i) => this.row(`team-${team}`, `agent of team ${team}`, `its number is written on it when zoomed in`,
       (ctx, s) => drawAgent(ctx, 0, 0, s, i, false)));
+    this.row('shared', 'several teams on one cell', 'each team gets a stripe of the cell (agents of two teams on a shared start cell)', (ctx, s) => {
+      fillCell(ctx, s, colours.background);
+      for (const k of [0, 1]) inStripe(ctx, 0, 0, s, k, 2, () => drawAgent(ctx, 0, 0, s, k, false));
+    });
     this.row('deactivated', 'deactivated agent', 'out of energy: it cannot act until it recovers', (ctx, s) => drawAgent(ctx, 0, 0, s, 0, true));
+    this.row('copy', 'copy of the map', 'the map is a torus: what leaves it at one edge comes back at the opposite one, so it repeats ' +
+      'in every direction; the dark frame is the map itself, the hatched copies around it show the same things again', (ctx, s) => {
+      ctx.fillStyle = colours.background;
+      ctx.fillRect(0, 0, 2 * s, s);
+      drawAgent(ctx, 0, 0, s, 0, false);
+      drawAgent(ctx, 1, 0, s, 0, false);
+      drawCopyVeil(ctx, s, 0, s, s, 0, 0);
+      ctx.fillStyle = colours.frame;
+      ctx.fillRect(s - 1.5, 0, 3, s);
+    }, 2);
     this.row('attached', 'attached', 'a line joins things attached to each other', (ctx, s) => {
       drawLinks(ctx, s, [[[0, 0], [1, 0]]]);
       drawAgent(ctx, 0, 0, s, 0, false);

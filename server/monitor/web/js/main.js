@@ -7,7 +7,7 @@ import { ScoreChart } from './chart.js';
 import { renderPanel, warmPatterns } from './panel.js';
 import { el } from './dom.js';
 import { renderStatus } from './status.js';
-import { LiveFeed } from './live.js';
+import { LiveFeed, liveButton } from './live.js';
 import { Store, getJSON } from './store.js';
 import { AdminControls } from './admin.js';
 import { TournamentFeed, renderWaiting, waitingShown } from './tournament.js';
@@ -117,7 +117,7 @@ async function start() {
   if (params.has('library') || !info.live) {
     const list = await getJSON('replays/index.json');
     if (list.length === 1 && !params.has('library')) {
-      history.replaceState(null, '', `?replay=${encodeURIComponent(list[0].id)}${location.hash}`);
+      history.replaceState(null, '', `?replay=${encodeURIComponent(list[0].id)}${hashStep() === null ? '' : `#${hashStep()}`}`);
       return openReplay(list[0].id, hashStep());
     }
     return showLibrary(list);
@@ -429,7 +429,7 @@ function render() {
   if ((document.activeElement !== slider || !sliderDragging) && slider.value !== value) slider.value = value;
   setText($('t-step'), app.step === null ? '–' : `${app.step} / ${store.static.steps - 1}`);
   setText($('t-play'), app.playing && !app.live ? '⏸' : '▶');
-  $('t-live').classList.toggle('on', app.live);
+  liveButton($('t-live'), app.live, app.tournament?.status?.phase === 'finished');
   window.massim = {
     mode: app.mode,
     sim: store.sim,
@@ -495,6 +495,7 @@ function notePainted(shown) {
 }
 
 const statsBudget = 4; // ms per frame for counting statistics
+const walkShare = 1; // ms of it the walk keeps while a replay is decoded ahead
 
 // holdForSeek tells whether to leave the page as it is in this frame: it
 // was sent to a replay step whose data is on its way, so drawing the old
@@ -552,10 +553,11 @@ function frame(now) {
   // a segment) with counts the table held back while it was counting.
   if (app.stats && walkNow()) {
     // What the first seek would otherwise pay for (once), checkpoints for
-    // a replay's seeks, then the walk.
+    // a replay's seeks, then the walk; while there are checkpoints to make
+    // the walk keeps a share, so the table fills in meanwhile.
     if (warmPatterns(app.store)) return;
-    if (app.mode === 'replay' && app.store.decodeAhead(statsBudget)) return;
-    const counted = app.stats.advance(statsBudget);
+    const ahead = app.mode === 'replay' && app.store.decodeAhead(statsBudget - walkShare);
+    const counted = app.stats.advance(ahead ? walkShare : statsBudget);
     if (counted || app.statsShown !== app.stats.at(app.step ?? -1).upTo) renderStatsPart();
   }
 }

@@ -4,7 +4,7 @@
 // zoom with the wheel or a pinch, click an agent to select it.
 
 import { colours, rgba } from './colors.js';
-import { diamond2D, drawAgent, drawBlock, drawClearArea, drawClearMarker, drawDispenser, drawLinks, drawSelection, drawVision } from './cells.js';
+import { diamond2D, drawAgent, drawBlock, drawClearArea, drawClearMarker, drawCopyVeil, drawDispenser, drawLinks, drawSelection, drawVision, inStripe } from './cells.js';
 
 const minScale = 1;
 const maxScale = 64;
@@ -247,20 +247,22 @@ export class MapView {
     ctx.imageSmoothingEnabled = false;
     for (const [x, y] of copies) ctx.drawImage(this.terrain, x, y, mw, mh);
     if (s >= 10) this.gridLines(w, h);
-    ctx.strokeStyle = 'rgba(0,0,0,0.35)';
-    ctx.lineWidth = 1;
-    for (const [x, y] of copies) ctx.strokeRect(x + 0.5, y + 0.5, mw, mh);
     const links = this.links(snap); // the same in every copy
+    const shared = this.sharedCells(snap);
     for (const [x, y] of copies) {
       ctx.save();
       ctx.translate(x, y);
-      this.drawThings(snap, links, w - x, h - y, -x, -y);
+      this.drawThings(snap, links, shared, w - x, h - y, -x, -y);
       ctx.restore();
     }
-    // The torus repeats; fade the copies around the one at the origin so
-    // the eye finds the map's own extent.
-    ctx.fillStyle = 'rgba(244, 241, 234, 0.35)';
-    for (const [x, y] of copies) if (x !== this.primaryX() || y !== this.primaryY()) ctx.fillRect(x, y, mw, mh);
+    // The torus repeats: the copies around the map itself are veiled
+    // (washed out and hatched) and a frame shows where the map ends, so the
+    // eye finds its own extent and does not count agents twice.
+    const px = this.primaryX(), py = this.primaryY();
+    for (const [x, y] of copies) if (x !== px || y !== py) drawCopyVeil(ctx, x, y, mw, mh, this.ox, this.oy);
+    ctx.strokeStyle = colours.frame;
+    ctx.lineWidth = 3;
+    ctx.strokeRect(px, py, mw, mh);
     const pov = this.pointOfView(snap, copies, w, h);
     this.stats = { step: snap.step, agents: snap.entities.length, blocks: snap.blocks.length, copies: copies.length, pov };
   }
@@ -339,7 +341,7 @@ export class MapView {
 
   // drawThings draws one copy of the map; (x0, y0)-(x1, y1) is the visible
   // part in this copy's pixels, to skip what is off screen.
-  drawThings(snap, links, x1, y1, x0, y0) {
+  drawThings(snap, links, shared, x1, y1, x0, y0) {
     const ctx = this.ctx, s = this.scale;
     const visible = (p, r = 1) => (p[0] + r + 1) * s >= x0 && (p[0] - r) * s <= x1 && (p[1] + r + 1) * s >= y0 && (p[1] - r) * s <= y1;
     const blockIndex = type => this.blockIndex.get(type) ?? 0;
@@ -358,12 +360,31 @@ export class MapView {
     let sel = null;
     for (const a of snap.entities) {
       if (a.name === this.selected) sel = a;
-      if (visible(a.pos)) drawAgent(ctx, a.pos[0], a.pos[1], s, this.teamIndex.get(a.team) ?? 0, a.deactivated, agentNumber(a.name));
+      if (!visible(a.pos)) continue;
+      const team = this.teamIndex.get(a.team) ?? 0, teams = shared.get(a.pos[0] * this.static.grid.height + a.pos[1]);
+      if (!teams) drawAgent(ctx, a.pos[0], a.pos[1], s, team, a.deactivated, agentNumber(a.name));
+      else inStripe(ctx, a.pos[0], a.pos[1], s, teams.indexOf(team), teams.length, () => drawAgent(ctx, a.pos[0], a.pos[1], s, team, a.deactivated));
     }
     if (sel) {
       drawVision(ctx, sel.pos, sel.vision, s);
       drawSelection(ctx, sel.pos[0], sel.pos[1], s);
     }
+  }
+
+  // sharedCells maps each cell holding agents of several teams (x·height +
+  // y) to those teams' indices, ascending: each team a stripe of the cell.
+  sharedCells(snap) {
+    const at = new Map(), h = this.static.grid.height;
+    for (const a of snap.entities) {
+      const k = a.pos[0] * h + a.pos[1], t = this.teamIndex.get(a.team) ?? 0, teams = at.get(k);
+      if (!teams) at.set(k, [t]);
+      else if (!teams.includes(t)) teams.push(t);
+    }
+    for (const [k, teams] of at) {
+      if (teams.length < 2) at.delete(k);
+      else teams.sort((a, b) => a - b);
+    }
+    return at;
   }
 
   // links lists the neighbouring cells of each attached structure, as

@@ -114,7 +114,7 @@ export function renderStats(box, store, walk, step) {
   box.replaceChildren();
   const { totals, upTo } = walk.at(step);
   if (!totals) {
-    box.append(el('div', 'small', 'counting…'));
+    box.append(el('div', 'small counting', 'counting… (waiting for the first steps)'));
     return;
   }
   const table = el('table', 'stats');
@@ -140,6 +140,7 @@ export function renderStats(box, store, walk, step) {
   row('agents hit by clear events', t => t.cleared);
   row('norm violations', t => t.violations);
   box.append(table);
-  if (upTo < step) box.append(el('div', 'small', `counted up to step ${upTo}…`));
+  // Counts come in as they are computed: the table shows them so far.
+  if (upTo < step) box.append(el('div', 'small counting', `counting… up to step ${upTo} so far (of ${step})`));
   if (walk.skipped) box.append(el('div', 'small', `${plural(walk.skipped, 'unreadable step')} left out`));
 }

@@ -151,7 +151,7 @@ class TeamKnowledge:
                 for m in g.members:
                     self.root[m], self.offset[m] = big, add(self.offset[m], s)
                 self.groups[big].members |= g.members
-                log.debug("maps of %s and %s merged", ra, rb)
+                log.debug("maps of %s and %s merged by %s/%s seeing at %s, shift %s", ra, rb, a, b, d, s)
 
     def view(self, agent: str) -> Tuple[WorldMap, Pos]:
         return self.groups[self.root[agent]].map, self.offset[agent]
@@ -181,6 +181,7 @@ class Worker(Behaviour):
         self.block_type = ""
         self.stuck = 0
         self.current_role = ""
+        self.asked = ""  # the direction of the block this agent requested
         self.phases: Dict[str, int] = {}
         self.results: Dict[str, int] = {}
 
@@ -245,6 +246,17 @@ class Worker(Behaviour):
             m, off = k.view(self.name)
             here = add(self.pos, off)
             role = self.role(p.role)
+            if log.isEnabledFor(logging.DEBUG):
+                obst = {add(here, t.pos) for t in p.things if t.type == "obstacle"}
+                v = role.vision if role else 5
+                bad = sum(1 for c, val in m.cells.items() if abs(c[0]-here[0]) + abs(c[1]-here[1]) <= v
+                          and (val == OBSTACLE) != (c in obst))
+                if p.absolute_position is not None:
+                    ap = p.absolute_position
+                    log.debug("%s step %d abscheck root %s delta %s", self.name, req.step, k.root[self.name],
+                              ((ap[0] - here[0]) % 40, (ap[1] - here[1]) % 40))
+                if bad:
+                    log.debug("%s step %d: %d cells disagree with the map (root %s)", self.name, req.step, bad, k.root[self.name])
             occupied = m.see(here, role.vision if role else 5, p)
             action = self.decide(req.step, p, m, here, occupied, k)
             phase = ("off" if p.deactivated else "role" if p.role == "default" else
@@ -252,7 +264,7 @@ class Worker(Behaviour):
             self.phases[phase] = self.phases.get(phase, 0) + 1
             res = f"{p.last_action}:{p.last_action_result}"
             self.results[res] = self.results.get(res, 0) + 1
-            log.debug("%s step %d %s at %s block %s -> %s", self.name, req.step, phase, here, self.block, action)
+            log.debug("%s step %d %s %s at %s block %s -> %s", self.name, req.step, res, phase, here, self.block, action)
         return action
 
     def sim_end(self, end: SimEnd) -> None:
@@ -295,9 +307,16 @@ class Worker(Behaviour):
         if not wanted:
             wanted = set(m.dispensers.values())
         attached = set(p.attached)
-        for t in p.things:  # a loose block of a wanted type next to the agent
-            if t.type == "block" and t.details in wanted and abs(t.x) + abs(t.y) == 1 and t.pos not in attached:
-                return A.attach(A.direction_of(t.x, t.y))
+        if p.last_action == "request" and p.last_action_result == "success":
+            self.asked = p.last_action_params[0]
+        elif p.last_action != "attach":
+            self.asked = ""
+        if self.asked:
+            # Only the block this agent asked for: a teammate attaching it too
+            # would join the two agents into one structure.
+            d = self.asked
+            if any(t.type == "block" and t.pos == OFFSETS[d] and t.pos not in attached for t in p.things):
+                return A.attach(d)
         for d, o in OFFSETS.items():
             c = add(here, o)
             if m.dispensers.get(c) in wanted and c not in occupied and m.cells.get(c) != OBSTACLE:

@@ -166,7 +166,8 @@ class AgentConnection:
         self._sock: Optional[FrameSocket] = None
         self._stopped = threading.Event()
         self._sim_time: Optional[int] = None  # the running simulation's sim-start time
-        self._last_id = -1  # the last request id answered
+        self._last_id = -1  # the last request id seen
+        self._last_action: Optional[Action] = None  # the answer to it
         self.logins = 0  # successful logins; more than 1 means reconnections
 
     def stop(self) -> None:
@@ -270,15 +271,22 @@ class AgentConnection:
                 self.log.warning("ignoring a message of unknown type %r", msg.type)
 
     def _act(self, sock: FrameSocket, b: Behaviour, req: RequestAction) -> None:
-        if req.id <= self._last_id:
-            self.log.debug("request %d already answered", req.id)
+        if req.id < self._last_id:
+            self.log.debug("ignoring request %d: %d came already", req.id, self._last_id)
             return
+        if req.id == self._last_id and self._last_action is not None:
+            # The server sends a request again only when it has no answer
+            # (the connection broke): the same answer, without thinking twice.
+            self.log.info("answering request %d again after reconnecting", req.id)
+            sock.send("action", self._last_action.content(req.id))
+            return
+        self._last_id, self._last_action = req.id, None
         try:
             action = b.act(req)
         except Exception:
             self.log.exception("act failed in step %d; no answer", req.step)
             return
-        self._last_id = req.id
+        self._last_action = action
         sock.send("action", action.content(req.id))
 
 

@@ -29,6 +29,7 @@ install_chromium
 # chart, phone, …) here for a person to look at.
 export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
 mkdir -p "$MASSIM_ARTIFACTS"
+scripts/install/python.sh
 go vet ./...
 # One binary for whatever machine an organiser runs: every package must also
 # build for Windows and macOS, not only for the system the tests run on.

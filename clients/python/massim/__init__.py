@@ -44,6 +44,7 @@ from .percept import (
     InitialPercept,
     Message,
     Norm,
+    Pos,
     NormRequirement,
     ProtocolError,
     RequestAction,
@@ -67,7 +68,7 @@ __all__ = [
     "direction_of", "disconnect", "move", "no_action", "request", "rotate", "rotated", "skip", "submit",
     "survey", "survey_at", "AgentConnection", "AuthError", "Behaviour", "ConnectionLost", "FrameSocket",
     "MassimError", "ServerUnavailable", "account_names", "query_status", "AuthResponse", "Bye", "Event",
-    "InitialPercept", "Message", "Norm", "NormRequirement", "ProtocolError", "RequestAction", "Requirement",
+    "InitialPercept", "Message", "Norm", "Pos", "NormRequirement", "ProtocolError", "RequestAction", "Requirement",
     "Role", "SimEnd", "SimStart", "StatusResponse", "StepPercept", "Task", "Thing", "Unknown",
     "parse_message", "Blackboard", "Team", "__version__",
 ]

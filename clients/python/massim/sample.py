@@ -1,169 +1,34 @@
-"""The sample team's agents: fetch one block, carry it to a goal zone, submit 1-block tasks.
+"""The sample team's agents: fetch a block, carry it to a goal zone, submit.
 
-Each agent counts its own moves (its own frame of reference, starting at
-(0, 0)). Teammates that see each other in the same step (and nobody else at
-that offset) merge their maps on the team's blackboard, so that dispensers,
-goal zones and role zones found by one are known to all of its group.
+1-block tasks are submitted alone; for a 2-block task the agent holding the
+first block waits in a goal zone and posts an offer on the blackboard, and
+an agent holding the second block comes, connects it and lets go.
 """
 
 from __future__ import annotations
 
 import heapq
-import os
 import logging
 import random
-from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from . import actions as A
 from .actions import OFFSETS, Action
 from .connection import Behaviour
-from .percept import InitialPercept, RequestAction, Role, SimEnd, SimStart, StepPercept, Task
+from .percept import InitialPercept, RequestAction, Requirement, Role, SimEnd, SimStart, StepPercept, Task
 from .runner import Blackboard
+from .teammap import OBSTACLE, Offer, Pos, TeamKnowledge, WorldMap, add, knowledge, sub
 
-Pos = Tuple[int, int]
 log = logging.getLogger("massim.sample")
 
-FREE, OBSTACLE = 0, 1
 #: Cost of a cell that must be cleared first (a clear may fail and costs energy).
 CLEAR_COST = 4
 #: Dijkstra gives up after this many cells (keeps a step's thinking short).
 SEARCH_LIMIT = 6000
-
-
-def add(a: Pos, b: Pos) -> Pos:
-    return (a[0] + b[0], a[1] + b[1])
-
-
-def sub(a: Pos, b: Pos) -> Pos:
-    return (a[0] - b[0], a[1] - b[1])
-
-
-@dataclass
-class WorldMap:
-    """What a group of agents knows, in the frame of its first agent."""
-
-    cells: Dict[Pos, int] = field(default_factory=dict)
-    dispensers: Dict[Pos, str] = field(default_factory=dict)
-    goals: Set[Pos] = field(default_factory=set)
-    role_zones: Set[Pos] = field(default_factory=set)
-
-    def absorb(self, other: "WorldMap", shift: Pos) -> None:
-        for c, v in other.cells.items():
-            self.cells.setdefault(add(c, shift), v)
-        for c, t in other.dispensers.items():
-            self.dispensers[add(c, shift)] = t
-        self.goals |= {add(c, shift) for c in other.goals}
-        self.role_zones |= {add(c, shift) for c in other.role_zones}
-
-    def see(self, at: Pos, vision: int, p: StepPercept) -> Set[Pos]:
-        """Records the percept seen from ``at``; returns the cells occupied right now."""
-        obstacles: Set[Pos] = set()
-        dispensers: Set[Pos] = set()
-        occupied: Set[Pos] = set()
-        attached = set(p.attached)
-        for t in p.things:
-            c = add(at, t.pos)
-            if t.type == "obstacle":
-                obstacles.add(c)
-            elif t.type == "dispenser":
-                self.dispensers[c] = t.details
-                dispensers.add(c)
-            elif t.type in ("entity", "block") and t.pos != (0, 0):
-                occupied.add(c)
-            if t.type == "block" and t.pos in attached:
-                occupied.add(c)
-        goals = {add(at, g) for g in p.goal_zones}
-        roles = {add(at, r) for r in p.role_zones}
-        for dx in range(-vision, vision + 1):
-            r = vision - abs(dx)
-            for dy in range(-r, r + 1):
-                c = (at[0] + dx, at[1] + dy)
-                self.cells[c] = OBSTACLE if c in obstacles else FREE
-                if c not in dispensers:
-                    self.dispensers.pop(c, None)
-                if c in goals:
-                    self.goals.add(c)
-                else:
-                    self.goals.discard(c)
-                if c in roles:
-                    self.role_zones.add(c)
-                else:
-                    self.role_zones.discard(c)
-        return occupied
-
-
-@dataclass
-class Group:
-    map: WorldMap
-    members: Set[str]
-
-
-class TeamKnowledge:
-    """The team's maps and the agents' frames; every method runs under the board's lock."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self.root: Dict[str, str] = {}  # agent -> its group's name
-        self.offset: Dict[str, Pos] = {}  # agent's frame -> its group's frame
-        self.groups: Dict[str, Group] = {}
-        # step -> agent -> (position in its own frame, teammates seen at offsets)
-        self.sightings: Dict[int, Dict[str, Tuple[Pos, List[Pos]]]] = {}
-        self.claims: Dict[str, str] = {}  # agent -> block type it fetches
-
-    def join(self, agent: str) -> None:
-        if agent not in self.root:
-            self.root[agent], self.offset[agent] = agent, (0, 0)
-            self.groups[agent] = Group(WorldMap(), {agent})
-
-    def report(self, step: int, agent: str, pos: Pos, mates: List[Pos]) -> None:
-        self.sightings.setdefault(step, {})[agent] = (pos, mates)
-        for s in [s for s in self.sightings if s < step - 3]:
-            del self.sightings[s]
-        done = self.sightings.get(step - 1)
-        if os.environ.get("MASSIM_NOMERGE"):
-            return
-        if done is not None and len(done) == self.count:
-            self._resolve(done)
-            del self.sightings[step - 1]
-
-    def _resolve(self, seen: Dict[str, Tuple[Pos, List[Pos]]]) -> None:
-        for a, (pa, mates) in seen.items():
-            for d in mates:
-                back = (-d[0], -d[1])
-                partners = [b for b, (_, ms) in seen.items() if b != a and back in ms]
-                seers = [x for x, (_, ms) in seen.items() if d in ms]
-                if len(partners) != 1 or len(seers) != 1:
-                    continue  # ambiguous: two pairs at the same offset
-                b = partners[0]
-                ra, rb = self.root[a], self.root[b]
-                if ra == rb:
-                    continue
-                pb = seen[b][0]
-                # b stands at pa + d in a's frame and at pb in its own.
-                where_b = add(add(pa, d), self.offset[a])
-                shift = sub(where_b, add(pb, self.offset[b]))
-                small, big, s = (rb, ra, shift)
-                if len(self.groups[rb].members) > len(self.groups[ra].members):
-                    small, big, s = ra, rb, (-shift[0], -shift[1])
-                g = self.groups.pop(small)
-                self.groups[big].map.absorb(g.map, s)
-                for m in g.members:
-                    self.root[m], self.offset[m] = big, add(self.offset[m], s)
-                self.groups[big].members |= g.members
-                log.debug("maps of %s and %s merged by %s/%s seeing at %s, shift %s", ra, rb, a, b, d, s)
-
-    def view(self, agent: str) -> Tuple[WorldMap, Pos]:
-        return self.groups[self.root[agent]].map, self.offset[agent]
-
-
-def knowledge(board: Blackboard, count: int) -> TeamKnowledge:
-    with board.locked() as d:
-        k = d.get("knowledge")
-        if not isinstance(k, TeamKnowledge):
-            k = TeamKnowledge(count)
-            d["knowledge"] = k
-        return k
+#: Offers farther than this are left to others (the frame does not wrap: far may be near).
+HELP_DISTANCE = 20
+#: At most this many submitters wait for a helper at once.
+MAX_OPEN_OFFERS = 4
 
 
 class Worker(Behaviour):
@@ -182,6 +47,9 @@ class Worker(Behaviour):
         self.stuck = 0
         self.current_role = ""
         self.asked = ""  # the direction of the block this agent requested
+        self.why = ""  # what a carrying agent does (for the debug log)
+        self.helping = ""  # the submitter whose offer this agent serves
+        self.help_side: Optional[Pos] = None  # where the own block sits while connecting
         self.phases: Dict[str, int] = {}
         self.results: Dict[str, int] = {}
 
@@ -258,12 +126,17 @@ class Worker(Behaviour):
                 if bad:
                     log.debug("%s step %d: %d cells disagree with the map (root %s)", self.name, req.step, bad, k.root[self.name])
             occupied = m.see(here, role.vision if role else 5, p)
+            if self.block is not None:  # the own block moves along: no obstacle to its agent
+                occupied.discard(add(here, self.block))
             action = self.decide(req.step, p, m, here, occupied, k)
             phase = ("off" if p.deactivated else "role" if p.role == "default" else
-                     "fetch" if self.block is None else "carry")
+                     "fetch" if self.block is None else "carry:" + self.why)
             self.phases[phase] = self.phases.get(phase, 0) + 1
             res = f"{p.last_action}:{p.last_action_result}"
             self.results[res] = self.results.get(res, 0) + 1
+            if self.index == 0 and req.step % 10 == 0:
+                log.debug("tasks at %d: %s; goals known %d", req.step,
+                          [(t.name, t.deadline, [(r.x, r.y, r.type) for r in t.requirements]) for t in p.tasks], len(m.goals))
             log.debug("%s step %d %s %s at %s block %s -> %s", self.name, req.step, res, phase, here, self.block, action)
         return action
 
@@ -277,15 +150,65 @@ class Worker(Behaviour):
         role = self.role(p.role)
         if role is None or not {"request", "attach", "submit"} <= set(role.actions):
             return self.get_role(m, here, occupied)
-        tasks = [t for t in p.tasks if len(t.requirements) == 1 and t.deadline >= step + 2]
-        wanted = {t.requirements[0].type for t in tasks}
+        one = [t for t in p.tasks if len(t.requirements) == 1 and t.deadline >= step + 2]
+        two = [t for t in p.tasks if len(t.requirements) == 2 and t.deadline >= step + 25
+               and any(r.pos == (0, 1) for r in t.requirements)]
+        live = {t.name for t in p.tasks if t.deadline >= step}
+        for name in [n for n, o in k.offers.items() if o.task not in live or o.deadline < step]:
+            del k.offers[name]
+        root = k.root[self.name]
+        open_offers = [o for o in k.offers.values() if not o.helper and o.root == root]
         if self.block is None:
+            self.helping = ""
+            k.offers.pop(self.name, None)
+            wanted = {o.type for o in open_offers}
+            if not wanted:
+                wanted = {t.requirements[0].type for t in one}
+                for t in two:
+                    wanted |= {r.type for r in t.requirements}
             return self.fetch(p, m, here, occupied, wanted, k)
-        mine = [t for t in tasks if t.requirements[0].type == self.block_type]
-        if not mine:
-            if wanted:
-                return A.detach(A.direction_of(*self.block))
-            return self.goto(m, here, occupied, m.goals, stay=True)
+        if self.helping:
+            self.why = "help"
+            return self.help(step, p, m, here, occupied, k)
+        offer = k.offers.get(self.name)
+        if offer is not None:
+            self.why = "await"
+            return self.await_helper(step, p, offer, k)
+        mine = [t for t in one if t.requirements[0].type == self.block_type]
+        if mine:
+            self.why = "alone"
+            return self.submit_alone(mine, p, m, here, occupied)
+        fitting = [o for o in open_offers if o.type == self.block_type
+                   and abs(o.at[0] - here[0]) + abs(o.at[1] - here[1]) <= HELP_DISTANCE]
+        if fitting:
+            o = min(fitting, key=lambda o: abs(o.at[0] - here[0]) + abs(o.at[1] - here[1]))
+            o.helper, o.claimed = self.name, step
+            self.helping, self.help_side = self.submitter_of(o, k), None
+            return self.help(step, p, m, here, occupied, k)
+        firsts = [t for t in two if self.first(t).type == self.block_type]
+        if firsts and len([o for o in k.offers.values() if not o.helper]) < MAX_OPEN_OFFERS:
+            self.why = "offer"
+            return self.offer(step, firsts, p, m, here, occupied, k)
+        wanted_any = {r.type for t in one + two for r in t.requirements}
+        if wanted_any and self.block_type not in wanted_any:
+            return A.detach(A.direction_of(*self.block))
+        self.why = "idle"
+        return self.goto(m, here, occupied, m.goals, stay=True)
+
+    @staticmethod
+    def first(t: Task) -> Requirement:
+        return next(r for r in t.requirements if r.pos == (0, 1))
+
+    @staticmethod
+    def second(t: Task) -> Requirement:
+        return next(r for r in t.requirements if r.pos != (0, 1))
+
+    @staticmethod
+    def submitter_of(o: Offer, k: TeamKnowledge) -> str:
+        return next(n for n, x in k.offers.items() if x is o)
+
+    def submit_alone(self, mine: List[Task], p: StepPercept, m: WorldMap, here: Pos, occupied: Set[Pos]) -> Action:
+        assert self.block is not None
         if here not in m.goals:
             return self.goto(m, here, occupied, m.goals)
         task = min(mine, key=lambda t: t.deadline)
@@ -293,6 +216,77 @@ class Worker(Behaviour):
         if self.block == want:
             return A.submit(task.name)
         return self.turn(want, p, m, here, occupied)
+
+    def offer(self, step: int, firsts: List[Task], p: StepPercept, m: WorldMap, here: Pos, occupied: Set[Pos],
+              k: TeamKnowledge) -> Action:
+        """Waits in a goal zone with the block at (0, 1) and offers the task."""
+        assert self.block is not None
+        if here not in m.goals:
+            return self.goto(m, here, occupied, m.goals)
+        if self.block != (0, 1):
+            return self.turn((0, 1), p, m, here, occupied)
+        free = [t for t in firsts if m.cells.get(add(here, self.second(t).pos)) != OBSTACLE
+                and add(here, self.second(t).pos) not in occupied]
+        if not free:
+            return self.goto(m, here, occupied, m.goals - {here})
+        t = min(free, key=lambda t: -t.deadline)
+        s = self.second(t)
+        k.offers[self.name] = Offer(t.name, t.deadline, k.root[self.name], here, s.pos, s.type, step)
+        log.debug("%s offers %s at %s: %s at %s", self.name, t.name, here, s.type, s.pos)
+        return A.skip()
+
+    def await_helper(self, step: int, p: StepPercept, o: Offer, k: TeamKnowledge) -> Action:
+        if p.last_action == "connect" and p.last_action_result == "success":
+            return A.submit(o.task)
+        if p.last_action == "submit" and p.last_action_result != "success" and p.last_action_params == [o.task]:
+            if any(t.pos == o.need for t in p.things if t.type == "block"):
+                return A.submit(o.task)  # failed_random: again
+        if o.helper and o.connect_step == step:
+            return A.connect(o.helper, 0, 1)
+        if o.helper and step - o.claimed > 40:
+            log.debug("%s: helper %s too slow", self.name, o.helper)
+            o.helper, o.connect_step = "", -1
+        return A.skip()
+
+    def help(self, step: int, p: StepPercept, m: WorldMap, here: Pos, occupied: Set[Pos],
+             k: TeamKnowledge) -> Action:
+        """Brings the own block to the cell an offer needs, connects it, lets go."""
+        assert self.block is not None
+        o = k.offers.get(self.helping)
+        if p.last_action == "connect" and p.last_action_result == "success":
+            self.helping = ""
+            return A.detach(A.direction_of(*self.block))
+        if o is None or o.helper != self.name or o.root != k.root[self.name]:
+            self.helping = ""
+            return A.skip()
+        target = add(o.at, o.need)
+        s_cells = {o.at, add(o.at, (0, 1)), target}
+        if self.help_side is None or add(target, (-self.help_side[0], -self.help_side[1])) in s_cells:
+            options = []
+            for b in OFFSETS.values():
+                cell = sub(target, b)
+                if cell not in s_cells and m.cells.get(cell) != OBSTACLE:
+                    options.append((abs(cell[0] - here[0]) + abs(cell[1] - here[1]), b))
+            if not options:
+                o.helper, self.helping = "", ""
+                return A.skip()
+            self.help_side = min(options)[1]
+        b = self.help_side
+        if self.block != b:
+            for r in ("cw", "ccw"):
+                if A.rotated(self.block, r) == b or A.rotated(A.rotated(self.block, r), r) == b:
+                    c = add(here, A.rotated(self.block, r))
+                    if c not in occupied and m.cells.get(c) != OBSTACLE:
+                        return A.rotate(r)
+            return self.goto(m, here, occupied, set(), stay=False)  # move on and try again
+        spot = sub(target, b)
+        if here != spot:
+            blocked = occupied | s_cells
+            return self.goto(m, here, blocked, {spot})
+        if o.connect_step < step:
+            o.connect_step = step + 1
+            return A.skip()
+        return A.connect(self.helping, b[0], b[1])
 
     def get_role(self, m: WorldMap, here: Pos, occupied: Set[Pos]) -> Action:
         if here in m.role_zones:
@@ -397,9 +391,7 @@ class Worker(Behaviour):
                 cost = 1
                 cell = m.cells.get(n)
                 if cell == OBSTACLE:
-                    if block is not None:
-                        continue
-                    cost = CLEAR_COST
+                    cost = CLEAR_COST  # cleared on the way (the agent's own cell: always in reach)
                 elif cell is None:
                     cost = 2
                 if block is not None:

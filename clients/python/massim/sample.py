@@ -25,10 +25,14 @@ log = logging.getLogger("massim.sample")
 CLEAR_COST = 4
 #: Dijkstra gives up after this many cells (keeps a step's thinking short).
 SEARCH_LIMIT = 6000
+#: Extra cost of a cell marked for a clear event.
+DANGER_COST = 8
 #: Offers farther than this are left to others (the frame does not wrap: far may be near).
 HELP_DISTANCE = 20
+#: Submitters wait at least this far apart, so that helpers can reach them.
+OFFER_SPACING = 3
 #: At most this many submitters wait for a helper at once.
-MAX_OPEN_OFFERS = 4
+MAX_OPEN_OFFERS = 3
 
 
 class Worker(Behaviour):
@@ -47,6 +51,8 @@ class Worker(Behaviour):
         self.stuck = 0
         self.current_role = ""
         self.asked = ""  # the direction of the block this agent requested
+        self.heading: Pos = OFFSETS["nesw"[self.index % 4]]  # where exploring agents go
+        self.danger: Set[Pos] = set()  # cells a clear event is about to hit
         self.why = ""  # what a carrying agent does (for the debug log)
         self.helping = ""  # the submitter whose offer this agent serves
         self.help_side: Optional[Pos] = None  # where the own block sits while connecting
@@ -126,6 +132,7 @@ class Worker(Behaviour):
                 if bad:
                     log.debug("%s step %d: %d cells disagree with the map (root %s)", self.name, req.step, bad, k.root[self.name])
             occupied = m.see(here, role.vision if role else 5, p)
+            self.danger = {add(here, t.pos) for t in p.things if t.type == "marker" and t.details in ("clear", "ci")}
             if self.block is not None:  # the own block moves along: no obstacle to its agent
                 occupied.discard(add(here, self.block))
             action = self.decide(req.step, p, m, here, occupied, k)
@@ -135,6 +142,7 @@ class Worker(Behaviour):
             res = f"{p.last_action}:{p.last_action_result}"
             self.results[res] = self.results.get(res, 0) + 1
             if self.index == 0 and req.step % 10 == 0:
+                log.debug("groups at %d: %s", req.step, [(g, len(x.members), len(x.map.goals), len(x.map.dispensers), len(x.map.role_zones)) for g, x in k.groups.items()])
                 log.debug("tasks at %d: %s; goals known %d", req.step,
                           [(t.name, t.deadline, [(r.x, r.y, r.type) for r in t.requirements]) for t in p.tasks], len(m.goals))
             log.debug("%s step %d %s %s at %s block %s -> %s", self.name, req.step, res, phase, here, self.block, action)
@@ -221,8 +229,11 @@ class Worker(Behaviour):
               k: TeamKnowledge) -> Action:
         """Waits in a goal zone with the block at (0, 1) and offers the task."""
         assert self.block is not None
-        if here not in m.goals:
-            return self.goto(m, here, occupied, m.goals)
+        root = k.root[self.name]
+        taken = [o.at for n, o in k.offers.items() if o.root == root and n != self.name]
+        goals = {g for g in m.goals if all(abs(g[0] - a[0]) + abs(g[1] - a[1]) > OFFER_SPACING for a in taken)}
+        if here not in goals:
+            return self.goto(m, here, occupied, goals, stay=True)
         if self.block != (0, 1):
             return self.turn((0, 1), p, m, here, occupied)
         free = [t for t in firsts if m.cells.get(add(here, self.second(t).pos)) != OBSTACLE
@@ -236,6 +247,10 @@ class Worker(Behaviour):
         return A.skip()
 
     def await_helper(self, step: int, p: StepPercept, o: Offer, k: TeamKnowledge) -> Action:
+        if any(t.type == "marker" and t.details in ("clear", "ci") and abs(t.x) + abs(t.y) <= 1 for t in p.things):
+            log.debug("%s leaves its offer: a clear event is coming", self.name)
+            del k.offers[self.name]  # a clear event would take the block and the energy
+            return A.move(self.rng.choice("nesw"))
         if p.last_action == "connect" and p.last_action_result == "success":
             return A.submit(o.task)
         if p.last_action == "submit" and p.last_action_result != "success" and p.last_action_params == [o.task]:
@@ -373,17 +388,18 @@ class Worker(Behaviour):
         heap: List[Tuple[int, int, Pos]] = [(0, 0, here)]
         order = "nesw"
         tie = 0
+        fallback: Optional[Pos] = None  # exploring: the nearest unknown cell off the heading
+        hx, hy = self.heading
         while heap and len(dist) < SEARCH_LIMIT:
             d, _, c = heapq.heappop(heap)
             if d > dist.get(c, 1 << 30):
                 continue
             known = c in m.cells
-            if c != here and (c in goal if goal is not None else not known):
-                path: List[str] = []
-                while c != here:
-                    c, step = prev[c]
-                    path.append(step)
-                return path[::-1]
+            if goal is None and not known and c != here and fallback is None:
+                fallback = c
+            ahead = (c[0] - here[0]) * hx + (c[1] - here[1]) * hy > 0
+            if c != here and (c in goal if goal is not None else not known and ahead):
+                return self.path_to(c, here, prev)
             for s in order:
                 n = add(c, OFFSETS[s])
                 if n in occupied and abs(n[0] - here[0]) + abs(n[1] - here[1]) <= 2:
@@ -394,6 +410,8 @@ class Worker(Behaviour):
                     cost = CLEAR_COST  # cleared on the way (the agent's own cell: always in reach)
                 elif cell is None:
                     cost = 2
+                if n in self.danger:
+                    cost += DANGER_COST
                 if block is not None:
                     bc = add(n, block)
                     if m.cells.get(bc) == OBSTACLE or (bc in occupied and bc != here):
@@ -404,4 +422,15 @@ class Worker(Behaviour):
                     prev[n] = (c, s)
                     tie += 1
                     heapq.heappush(heap, (nd, tie, n))
+        if fallback is not None:  # nothing unknown ahead: turn
+            self.heading = OFFSETS[self.rng.choice("nesw")]
+            return self.path_to(fallback, here, prev)
         return None
+
+    @staticmethod
+    def path_to(c: Pos, here: Pos, prev: Dict[Pos, Tuple[Pos, str]]) -> List[str]:
+        path: List[str] = []
+        while c != here:
+            c, step = prev[c]
+            path.append(step)
+        return path[::-1]

@@ -338,7 +338,12 @@ class Worker(Behaviour):
 
     def turn(self, want: Pos, p: StepPercept, m: WorldMap, here: Pos, occupied: Set[Pos]) -> Action:
         assert self.block is not None
-        options = ["cw", "ccw"] if A.rotated(self.block, "cw") == want or self.rng.random() < 0.5 else ["ccw", "cw"]
+        if A.rotated(self.block, "cw") == want:
+            options = ["cw", "ccw"]
+        elif A.rotated(self.block, "ccw") == want:
+            options = ["ccw", "cw"]
+        else:
+            options = self.rng.sample(["cw", "ccw"], 2)
         for r in options:
             to = A.rotated(self.block, r)
             c = add(here, to)
@@ -355,7 +360,7 @@ class Worker(Behaviour):
 
     def goto(self, m: WorldMap, here: Pos, occupied: Set[Pos], targets: Iterable[Pos],
              stay: bool = False) -> Action:
-        goal = set(targets)
+        goal = set(targets) - occupied  # a cell taken now would draw the agent back and forth
         if here in goal and stay:
             return A.skip()
         path = self.route(m, here, occupied, goal)

@@ -120,36 +120,25 @@ class Worker(Behaviour):
             m, off = k.view(self.name)
             here = add(self.pos, off)
             role = self.role(p.role)
-            if log.isEnabledFor(logging.DEBUG):
-                obst = {add(here, t.pos) for t in p.things if t.type == "obstacle"}
-                v = role.vision if role else 5
-                bad = sum(1 for c, val in m.cells.items() if abs(c[0]-here[0]) + abs(c[1]-here[1]) <= v
-                          and (val == OBSTACLE) != (c in obst))
-                if p.absolute_position is not None:
-                    ap = p.absolute_position
-                    log.debug("%s step %d abscheck root %s delta %s", self.name, req.step, k.root[self.name],
-                              ((ap[0] - here[0]) % 40, (ap[1] - here[1]) % 40))
-                if bad:
-                    log.debug("%s step %d: %d cells disagree with the map (root %s)", self.name, req.step, bad, k.root[self.name])
             occupied = m.see(here, role.vision if role else 5, p)
             self.danger = {add(here, t.pos) for t in p.things if t.type == "marker" and t.details in ("clear", "ci")}
             if self.block is not None:  # the own block moves along: no obstacle to its agent
                 occupied.discard(add(here, self.block))
             action = self.decide(req.step, p, m, here, occupied, k)
-            phase = ("off" if p.deactivated else "role" if p.role == "default" else
-                     "fetch" if self.block is None else "carry:" + self.why)
-            self.phases[phase] = self.phases.get(phase, 0) + 1
-            res = f"{p.last_action}:{p.last_action_result}"
-            self.results[res] = self.results.get(res, 0) + 1
-            if self.index == 0 and req.step % 10 == 0:
-                log.debug("groups at %d: %s", req.step, [(g, len(x.members), len(x.map.goals), len(x.map.dispensers), len(x.map.role_zones)) for g, x in k.groups.items()])
-                log.debug("tasks at %d: %s; goals known %d", req.step,
-                          [(t.name, t.deadline, [(r.x, r.y, r.type) for r in t.requirements]) for t in p.tasks], len(m.goals))
-            log.debug("%s step %d %s %s at %s block %s -> %s", self.name, req.step, res, phase, here, self.block, action)
+            self.note(req.step, p, here, action)
         return action
 
+    def note(self, step: int, p: StepPercept, here: Pos, action: Action) -> None:
+        """Counts what the agent did, for the summary at sim-end, and logs the step (debug)."""
+        phase = ("off" if p.deactivated else "role" if p.role == "default" else
+                 "fetch" if self.block is None else "carry:" + self.why)
+        self.phases[phase] = self.phases.get(phase, 0) + 1
+        result = f"{p.last_action}:{p.last_action_result}"
+        self.results[result] = self.results.get(result, 0) + 1
+        log.debug("%s step %d %s %s at %s block %s -> %s", self.name, step, result, phase, here, self.block, action)
+
     def sim_end(self, end: SimEnd) -> None:
-        log.info("%s phases %s results %s", self.name, self.phases, self.results)
+        log.info("%s steps by phase %s, results %s", self.name, self.phases, self.results)
 
     def decide(self, step: int, p: StepPercept, m: WorldMap, here: Pos, occupied: Set[Pos],
                k: TeamKnowledge) -> Action:

@@ -10,7 +10,6 @@ team blackboard's lock.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
@@ -128,8 +127,6 @@ class TeamKnowledge:
         for s in [s for s in self.sightings if s < step - 3]:
             del self.sightings[s]
         done = self.sightings.get(step - 1)
-        if os.environ.get("MASSIM_NOMERGE"):
-            return
         if done is not None and len(done) == self.count:
             self._resolve(done)
             del self.sightings[step - 1]

@@ -25,6 +25,8 @@ log = logging.getLogger("massim.sample")
 CLEAR_COST = 4
 #: Dijkstra gives up after this many cells (keeps a step's thinking short).
 SEARCH_LIMIT = 6000
+#: Extra cost of a cell taken now, beyond two steps.
+BUSY_COST = 3
 #: Extra cost of a cell marked for a clear event.
 DANGER_COST = 8
 #: Offers farther than this are left to others (the frame does not wrap: far may be near).
@@ -187,7 +189,8 @@ class Worker(Behaviour):
             self.why = "offer"
             return self.offer(step, firsts, p, m, here, occupied, k)
         wanted_any = {r.type for t in one + two for r in t.requirements}
-        if wanted_any and self.block_type not in wanted_any:
+        if wanted_any and self.block_type not in wanted_any or open_offers:
+            # Of no use now, while a submitter waits for another type: fetch that.
             return A.detach(A.direction_of(*self.block))
         self.why = "idle"
         return self.goto(m, here, occupied, m.goals, stay=True)
@@ -285,8 +288,7 @@ class Worker(Behaviour):
             return self.goto(m, here, occupied, set(), stay=False)  # move on and try again
         spot = sub(target, b)
         if here != spot:
-            blocked = occupied | s_cells
-            return self.goto(m, here, blocked, {spot})
+            return self.goto(m, here, occupied, {spot}, walls=s_cells)
         if o.connect_step < step:
             o.connect_step = step + 1
             return A.skip()
@@ -348,13 +350,14 @@ class Worker(Behaviour):
     # -- moving -------------------------------------------------------------
 
     def goto(self, m: WorldMap, here: Pos, occupied: Set[Pos], targets: Iterable[Pos],
-             stay: bool = False) -> Action:
+             stay: bool = False, walls: Optional[Set[Pos]] = None) -> Action:
+        """A move (or clear) towards the nearest of ``targets``; ``walls`` are never crossed."""
         goal = set(targets) - occupied  # a cell taken now would draw the agent back and forth
         if here in goal and stay:
             return A.skip()
-        path = self.route(m, here, occupied, goal)
+        path = self.route(m, here, occupied, goal, walls or set())
         if path is None:
-            path = self.route(m, here, occupied, None)  # explore: the nearest unknown cell
+            path = self.route(m, here, occupied, None, walls or set())  # explore: the nearest unknown cell
         if not path or self.stuck > 3 and self.rng.random() < 0.5:
             d = self.rng.choice("nesw")
             self.stuck = 0
@@ -372,8 +375,13 @@ class Worker(Behaviour):
             steps.append(path[1])
         return A.move(*steps)
 
-    def route(self, m: WorldMap, here: Pos, occupied: Set[Pos], goal: Optional[Set[Pos]]) -> Optional[List[str]]:
-        """Directions to the nearest cell of ``goal`` (``None``: of the unknown), or None."""
+    def route(self, m: WorldMap, here: Pos, occupied: Set[Pos], goal: Optional[Set[Pos]],
+              walls: Set[Pos]) -> Optional[List[str]]:
+        """Directions to the nearest cell of ``goal`` (``None``: of the unknown), or None.
+
+        Cells taken now block within two steps and only cost more farther
+        away (they may have moved by then); ``walls`` always block.
+        """
         if goal is not None and not goal:
             return None
         block = self.block
@@ -396,9 +404,10 @@ class Worker(Behaviour):
                 return self.path_to(c, here, prev)
             for s in order:
                 n = add(c, OFFSETS[s])
-                if n in occupied and abs(n[0] - here[0]) + abs(n[1] - here[1]) <= 2:
+                near = abs(n[0] - here[0]) + abs(n[1] - here[1]) <= 2
+                if n in walls or n in occupied and near:
                     continue
-                cost = 1
+                cost = 1 if n not in occupied else 1 + BUSY_COST
                 cell = m.cells.get(n)
                 if cell == OBSTACLE:
                     cost = CLEAR_COST  # cleared on the way (the agent's own cell: always in reach)
@@ -408,7 +417,7 @@ class Worker(Behaviour):
                     cost += DANGER_COST
                 if block is not None:
                     bc = add(n, block)
-                    if m.cells.get(bc) == OBSTACLE or (bc in occupied and bc != here):
+                    if m.cells.get(bc) == OBSTACLE or bc in walls or (bc in occupied and bc != here):
                         continue
                 nd = d + cost
                 if nd < dist.get(n, 1 << 30):

@@ -170,6 +170,35 @@ class Connection(unittest.TestCase):
         self.assertEqual(b.events.count("act 7"), 1, "the answer to 7 is sent again, not thought again")
         srv.close()
 
+    def test_status_request_on_the_agent_connection(self) -> None:
+        def script(p: Peer, n: int) -> None:
+            p.login()
+            p.send("request-action", {"id": 0, "time": 1, "deadline": 2, "step": 0, "percept": {}})
+            self.assertEqual(p.read()["type"], "status-request")
+            p.send("status-response", {"time": 1, "teams": ["A", "B"], "teamSizes": [10], "currentSimulation": 0})
+            self.assertEqual(p.read()["type"], "action")
+            p.send("bye", {})
+
+        class Asker(Recorder):
+            def __init__(self, c: AgentConnection) -> None:
+                super().__init__()
+                self.c = c
+
+            def act(self, request: RequestAction) -> massim.Action:
+                self.c.request_status()
+                return super().act(request)
+
+            def status(self, status: massim.StatusResponse) -> None:
+                self.events.append(f"status {status.teams}")
+
+        srv = FakeServer(script)
+        c = conn(srv)
+        b = Asker(c)
+        c.run(b)
+        self.assertEqual(srv.errors, [])
+        self.assertIn("status ['A', 'B']", b.events)
+        srv.close()
+
     def test_status_query(self) -> None:
         def script(p: Peer, n: int) -> None:
             self.assertEqual(p.read()["type"], "status-request")

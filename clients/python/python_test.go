@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,6 +62,17 @@ func TestPythonInstallsOfflineWithoutSetuptools(t *testing.T) {
 	out, err = check.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), filepath.Join(venv, "lib"))
+
+	// The sdist of the same backend installs too (pip builds the wheel from it).
+	dist := t.TempDir()
+	sdist := pythonCmd(t, t.Context(), "-c", "import sys; sys.path.insert(0, '_build'); import massim_build as b; print(b.build_sdist(sys.argv[1]))", dist)
+	out, err = sdist.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	pip = exec.CommandContext(t.Context(), py, "-m", "pip", "install", "--no-index", "--no-cache-dir", "--force-reinstall",
+		filepath.Join(dist, strings.TrimSpace(string(out))))
+	pip.Env = append(os.Environ(), "PIP_DISABLE_PIP_VERSION_CHECK=1")
+	out, err = pip.CombinedOutput()
+	require.NoError(t, err, "%s", out)
 }
 
 // TestPythonSampleTeamScores plays the demo (200 steps) over TCP: the

@@ -154,6 +154,9 @@ class TeamKnowledge:
                 self.groups[big].map.absorb(g.map, s)
                 for m in g.members:
                     self.root[m], self.offset[m] = big, add(self.offset[m], s)
+                for o in self.offers.values():  # offers are in their group's frame
+                    if o.root == small:
+                        o.root, o.at = big, add(o.at, s)
                 self.groups[big].members |= g.members
                 log.debug("maps of %s and %s merged by %s/%s seeing at %s, shift %s", ra, rb, a, b, d, s)
 

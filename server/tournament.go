@@ -124,8 +124,11 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 		outcome := SimOutcome{Info: info, Result: result}
 		outcome.Commands, outcome.Notes = commands.simulationEnded(info.Teams, result.Agents)
 		mr.Simulations = append(mr.Simulations, outcome)
-		p.record.addSimulation(simRecord(outcome))
+		// The stats first: a crash between the two leaves stats of a
+		// simulation the manifest does not hold, which a resume drops
+		// (resumedStats), never a recorded simulation without its stats.
 		p.record.addStats(simStats(outcome))
+		p.record.addSimulation(simRecord(outcome))
 		s.ctrl.simulationEnded()
 		s.announceNext(p, no, i, mr.Teams)
 		if err := s.waitBetweenSimulations(ctx); err != nil {

@@ -267,6 +267,10 @@ func (c crashTournament) checkFinished(t *testing.T) (replays, incomplete int) {
 	require.NoError(t, err)
 	for _, path := range files {
 		r, err := compact.Open(path)
+		if err != nil && strings.Contains(err.Error(), "ends before its first chunk") {
+			incomplete++ // killed before its first chunk: it holds no step, and says so
+			continue
+		}
 		require.NoError(t, err, path)
 		rep, err := verify.Replay(r)
 		require.NoError(t, err, path)
@@ -308,7 +312,7 @@ func TestServe_KillNineAtRandomMomentsAndResume(t *testing.T) {
 			c.run(t, first, nil) // the last run plays to the end
 		}
 		replays, incomplete := c.checkFinished(t)
-		rows = append(rows, fmt.Sprintf("round %d finished: 6 simulations, each once; %d replays verified (%d incomplete, cut by a kill)", round, replays, incomplete))
+		rows = append(rows, fmt.Sprintf("round %d finished: 6 simulations, each once; %d replays verified (%d incomplete or empty, cut by a kill)", round, replays, incomplete))
 	}
 	for _, r := range rows {
 		t.Log(r)

@@ -25,9 +25,30 @@ type Options struct {
 // Write replaces path with data atomically.
 func Write(path string, data []byte, opts Options) error {
 	dir := filepath.Dir(path)
-	tmp, f, err := createTemp(dir, filepath.Base(path))
+	tmp, err := writeTemp(dir, filepath.Base(path), data, opts)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
+		if tmp != "" {
+			if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				err = errors.Join(err, rerr)
+			}
+		}
 		return fmt.Errorf("atomicfile: write %s: %w", path, err)
+	}
+	if opts.Durable {
+		return SyncDir(dir)
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file beside the target base in
+// dir and returns its path ("" when it could not be created).
+func writeTemp(dir, base string, data []byte, opts Options) (string, error) {
+	tmp, f, err := createTemp(dir, base)
+	if err != nil {
+		return "", err
 	}
 	_, err = f.Write(data)
 	if err == nil && opts.Durable {
@@ -36,19 +57,7 @@ func Write(path string, data []byte, opts Options) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			err = errors.Join(err, rerr)
-		}
-		return fmt.Errorf("atomicfile: write %s: %w", path, err)
-	}
-	if opts.Durable {
-		return SyncDir(dir)
-	}
-	return nil
+	return tmp, err
 }
 
 // createTemp opens a new hidden file next to the target. Unlike
@@ -92,22 +101,14 @@ func SyncDir(dir string) error {
 // exclusive) and removed.
 func Create(path string, data []byte, opts Options) error {
 	dir := filepath.Dir(path)
-	tmp, f, err := createTemp(dir, filepath.Base(path))
-	if err != nil {
-		return fmt.Errorf("atomicfile: create %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil && opts.Durable {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	tmp, err := writeTemp(dir, filepath.Base(path), data, opts)
 	if err == nil {
 		err = os.Link(tmp, path)
 	}
-	if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-		err = errors.Join(err, rerr)
+	if tmp != "" {
+		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("atomicfile: create %s: %w", path, fs.ErrExist)

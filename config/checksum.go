@@ -14,6 +14,7 @@ import (
 // tournament (a busy port, another launch time, a new admin token), so they
 // stay out of the checksum.
 var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat",
+	"silenceTimeout", "agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey",
 	"waitForOffline", "teamConnectTimeout", "teamStopGrace", "teamRestarts", "teamLogLimit"}
 
 // teamRunKeys are the keys of a team entry that say how the server starts
@@ -25,8 +26,9 @@ var teamRunKeys = []string{"command", "dir", "env"}
 // Checksum identifies what a tournament plays: "sha256:" and the hex SHA-256
 // of the expanded config (every include inserted, keys in file order, the
 // server block without its operational keys launch, port, backlog, logLevel,
-// logPath, adminToken, frontDeskTimeout, replayFormat, waitForOffline and the team command
-// keys; the teams without their command, dir and env) followed by the content of every map bitmap and
+// logPath, adminToken, frontDeskTimeout, replayFormat, waitForOffline, the team command
+// keys, silenceTimeout and the TLS files; the teams without their command, dir and env)
+// followed by the content of every map bitmap and
 // setup file the match entries name. A resumed tournament must have the same
 // checksum as the one it continues.
 func (c *Config) Checksum() (string, error) {

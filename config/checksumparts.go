@@ -79,7 +79,7 @@ func treeParts(root *node) map[string]string {
 		case m.key == "teams" && m.value.kind == kindObject:
 			order := &node{kind: kindArray}
 			for _, t := range m.value.members {
-				parts["teams."+t.key] = nodeDigest(t.value)
+				parts["teams."+t.key] = teamDigest(t.value)
 				order.elems = append(order.elems, &node{kind: kindString, text: t.key})
 			}
 			parts["teams (order)"] = nodeDigest(order)
@@ -88,6 +88,17 @@ func treeParts(root *node) map[string]string {
 		}
 	}
 	return parts
+}
+
+// teamDigest is a short digest of a team entry without its command keys,
+// which Checksum leaves out too.
+func teamDigest(n *node) string {
+	if n.kind != kindObject {
+		return nodeDigest(n)
+	}
+	h := sha256.New()
+	hashWithout(h, n, teamRunKeys)
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // nodeDigest is a short digest of one value, hashed as Checksum hashes it.

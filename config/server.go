@@ -41,6 +41,7 @@ func serverDefaults() layer {
 		"teamStopGrace":          5 * time.Second,
 		"teamRestarts":           3,
 		"teamLogLimit":           1 << 20,
+		"silenceTimeout":         DefaultSilenceTimeout,
 	}
 }
 
@@ -52,6 +53,38 @@ const (
 	WaitSeen   = "seen"   // an account that has logged in before: a team restarting (the default)
 	WaitAlways = "always" // every account of the match, as the Java server does
 )
+
+// DefaultSilenceTimeout is server.silenceTimeout's default: several steps
+// of the default agentTimeout (4 s), and longer than TCP takes to recover
+// a lost packet, so only a connection that is really gone is closed
+// (docs/protocol.md, "Slow links and dead connections").
+const DefaultSilenceTimeout = 30 * time.Second
+
+// tlsKeys are the server keys naming TLS files, certificate before key.
+var tlsKeys = []string{"agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey"}
+
+// checkTLSPairs requires a key with every certificate and the other way round.
+func checkTLSPairs(r *report, o *object, given layer) bool {
+	ok := true
+	for i := 0; i < len(tlsKeys); i += 2 {
+		cert, key := givenString(given[tlsKeys[i]]), givenString(given[tlsKeys[i+1]])
+		if (cert == "") != (key == "") {
+			have, missing := tlsKeys[i], tlsKeys[i+1]
+			if cert == "" {
+				have, missing = missing, have
+			}
+			r.fail(o.opt(have).file, o.keyPath(have), "needs %q as well", missing)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// givenString is a given string value, "" when absent.
+func givenString(v any) string {
+	s, _ := v.(string)
+	return s
+}
 
 // Replay formats (server.replayFormat, a massim-go extension).
 const (
@@ -112,7 +145,11 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("adminToken")                      // massim-go extension; not in serverKeys, so never listed as defaulted
 		millis("frontDeskTimeout", atLeast(1)) // massim-go extension, like adminToken
 		str("replayFormat")                    // massim-go extension, like adminToken
-		str("waitForOffline")                  // massim-go extension, like adminToken
+		millis("silenceTimeout", atLeast(0))   // massim-go extension, like adminToken
+		for _, key := range tlsKeys {
+			str(key) // massim-go extension, like adminToken
+		}
+		str("waitForOffline") // massim-go extension, like adminToken
 		// Team commands (massim-go extensions, like adminToken).
 		millis("teamConnectTimeout", atLeast(1))
 		millis("teamStopGrace", atLeast(0))
@@ -130,8 +167,17 @@ func readServer(r *report, root *object) (Server, bool) {
 			defaulted = append(defaulted, key)
 		}
 	}
+	if !checkTLSPairs(r, o, given) {
+		return Server{}, false
+	}
+	extra := layer{"defaulted": defaulted,
+		"agentTLS":   map[string]any{"cert": givenString(given["agentTLSCert"]), "key": givenString(given["agentTLSKey"])},
+		"monitorTLS": map[string]any{"cert": givenString(given["monitorTLSCert"]), "key": givenString(given["monitorTLSKey"])}}
+	for _, key := range tlsKeys {
+		delete(given, key)
+	}
 	var s Server
-	if err := assemble(&s, serverDefaults(), given, layer{"defaulted": defaulted}); err != nil {
+	if err := assemble(&s, serverDefaults(), given, extra); err != nil {
 		r.errs = append(r.errs, err)
 		return Server{}, false
 	}

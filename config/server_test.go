@@ -25,6 +25,7 @@ func TestServerBlockAsGiven(t *testing.T) {
 		MaxPacketLength:        65536,
 		WaitBetweenSimulations: 5 * time.Second,
 		FrontDeskTimeout:       10 * time.Second,
+		SilenceTimeout:         DefaultSilenceTimeout,
 		ReplayFormat:           ReplayCompact,
 		TeamConnectTimeout:     time.Minute,
 		TeamStopGrace:          5 * time.Second,
@@ -58,6 +59,7 @@ func TestServerDefaults(t *testing.T) {
 		TeamRestarts:       3,
 		TeamLogLimit:       1 << 20,
 		WaitForOffline:     WaitSeen,
+		SilenceTimeout:     DefaultSilenceTimeout,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

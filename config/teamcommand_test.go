@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -111,4 +112,18 @@ func TestTeamServerKeys_AreExtensionKeysWithDefaults(t *testing.T) {
 	assert.ErrorContains(t, err, "server.teamLogLimit")
 	_, err = loadEdited(t, edit{"conf.json", `"port": 12300,`, `"port": 12300, "teamConnectTimeout": 0,`})
 	assert.ErrorContains(t, err, "server.teamConnectTimeout")
+}
+
+func TestChecksumParts_LeaveOutTheTeamCommandKeysToo(t *testing.T) {
+	parts := func(files fstest.MapFS) map[string]string {
+		cfg, err := LoadFS(files, "conf.json")
+		require.NoError(t, err)
+		p, err := cfg.ChecksumParts()
+		require.NoError(t, err)
+		return p
+	}
+	base := parts(baseFiles(t))
+	withCommand := parts(edited(t, edit{"conf.json", `"A": {"prefix": "agent", "password": "1"}`,
+		`"A": {"prefix": "agent", "password": "1", "command": ["run"], "env": {"K": "v"}}`}))
+	assert.Empty(t, DifferingParts(base, withCommand))
 }

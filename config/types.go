@@ -60,6 +60,15 @@ type Server struct {
 	// extension). A connection that started with status-request is closed
 	// after this long without one.
 	FrontDeskTimeout time.Duration
+	// SilenceTimeout closes an agent connection that has sent nothing for
+	// this long while it was sent request-actions (key "silenceTimeout",
+	// milliseconds; massim-go extension; 0 turns it off).
+	SilenceTimeout time.Duration
+	// AgentTLS and MonitorTLS are the certificate and key files of the
+	// agent port and of the monitor and operations ports (keys
+	// "agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey";
+	// massim-go extension); empty: plain TCP, plain HTTP.
+	AgentTLS, MonitorTLS TLSFiles
 	// WaitForOffline says whether a step waits, up to its deadline, for
 	// an account of the match without a connection: WaitNever, WaitSeen
 	// (the default) or WaitAlways (key "waitForOffline"; massim-go
@@ -79,6 +88,15 @@ type Server struct {
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }
+
+// TLSFiles names a PEM certificate (chain) and its private key; both or
+// neither are set.
+type TLSFiles struct {
+	Cert, Key string
+}
+
+// On reports whether TLS is configured.
+func (f TLSFiles) On() bool { return f.Cert != "" }
 
 // Team is one entry of the "teams" block. Accounts are Prefix+Name+i, i = 1..MaxTeamSize.
 type Team struct {

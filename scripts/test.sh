@@ -31,6 +31,7 @@ scripts/install/podman.sh
 export MASSIM_ARTIFACTS="${MASSIM_ARTIFACTS:-$PWD/artifacts/screenshots}"
 mkdir -p "$MASSIM_ARTIFACTS"
 scripts/install/python.sh
+scripts/install/stunnel.sh
 go vet ./...
 # One binary for whatever machine an organiser runs: every package must also
 # build for Windows and macOS, not only for the system the tests run on.

@@ -95,11 +95,10 @@ func (s *Server) frontDesk(conn net.Conn) {
 // authenticate checks credentials; on success the connection becomes the
 // account's session, replacing any previous one (docs/protocol.md, "Reconnection").
 func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src io.Reader, req protocol.AuthRequest) {
-	acc, ok := s.accounts[req.User]
-	if !ok || acc.password != req.Password {
-		s.log.Warn().Str("user", req.User).Str("remote", conn.RemoteAddr().String()).Bool("known", ok).Msg("authentication failed")
+	acc := s.accounts[req.User]
+	if !s.checkLogin(conn, req, acc) {
 		writeMessage(conn, protocol.AuthResponse{Result: protocol.AuthFail})
-		_ = conn.Close()
+		_ = closeConn(conn)
 		return
 	}
 	sess := newSession(s, conn, acc)

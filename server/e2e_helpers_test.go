@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/testcert"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -62,6 +64,31 @@ type testServer struct {
 	done   chan struct{}
 	sum    Summary
 	err    error
+	// clientTLS, when set, is how clients reach a TLS agent port (useTLS).
+	clientTLS *tls.Config
+}
+
+// useTLS turns TLS on for cfg's agent port with a certificate made for the
+// test; start the server with cfg, then set the result as clientTLS.
+func useTLS(t *testing.T, cfg *config.Config) *tls.Config {
+	c := testcert.New(t)
+	cfg.Server.AgentTLS = config.TLSFiles{Cert: c.CertFile, Key: c.KeyFile}
+	return c.ClientConfig()
+}
+
+// connect opens a connection to the agent port, through TLS when the
+// server speaks it. The handshake is done before it returns.
+func (ts *testServer) connect(t *testing.T) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", ts.Addr().String())
+	require.NoError(t, err)
+	if ts.clientTLS != nil {
+		tc := tls.Client(conn, ts.clientTLS)
+		require.NoError(t, tc.Handshake())
+		conn = tc
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
 }
 
 func startServer(t *testing.T, cfg *config.Config, observers ...Observer) *testServer {
@@ -111,9 +138,7 @@ type rawClient struct {
 
 func dial(t *testing.T, ts *testServer) *rawClient {
 	t.Helper()
-	conn, err := net.Dial("tcp", ts.Addr().String())
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = conn.Close() })
+	conn := ts.connect(t)
 	return &rawClient{t: t, conn: conn, r: protocol.NewFrameReader(conn, 0)}
 }
 

@@ -172,7 +172,11 @@ func TestDeadline_NotWaitingForDisconnectedAgents(t *testing.T) {
 }
 
 func TestSession_ClientThatNeverReads(t *testing.T) {
-	ts := startServer(t, testConfig(t, 50, 60, 2))
+	overPlainAndTLS(t, clientThatNeverReads)
+}
+
+func clientThatNeverReads(t *testing.T, secure bool) {
+	ts := startServerOver(t, secure, testConfig(t, 50, 60, 2))
 	reader := login(t, ts, "agentA1", "1")
 	deaf := dial(t, ts)
 	deaf.send(protocol.AuthRequest{User: "agentA2", Password: "1"})
@@ -204,8 +208,12 @@ func TestSession_ClientThatNeverReads(t *testing.T) {
 }
 
 func TestSession_BadInputIsDroppedAndLaterActionsCount(t *testing.T) {
+	overPlainAndTLS(t, badInputIsDropped)
+}
+
+func badInputIsDropped(t *testing.T, secure bool) {
 	rec := &recorder{}
-	ts := startServer(t, testConfig(t, 3000, 6, 1), rec)
+	ts := startServerOver(t, secure, testConfig(t, 3000, 6, 1), rec)
 	c := login(t, ts, "agentA1", "1")
 	ts.start()
 	c.expect(protocol.TypeSimStart)

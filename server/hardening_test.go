@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -21,6 +22,10 @@ import (
 // holds the step loop exactly in that window (where the answer used to be
 // lost) until the new connection has the re-sent request-action.
 func TestReconnect_InTheWindowAfterTheStepSettledIsWaitedForAndTheActionCounts(t *testing.T) {
+	overPlainAndTLS(t, reconnectInTheWindow)
+}
+
+func reconnectInTheWindow(t *testing.T, secure bool) {
 	var armed atomic.Bool
 	inWindow, release := make(chan struct{}), make(chan struct{})
 	testHookStepSettled = func() {
@@ -33,7 +38,7 @@ func TestReconnect_InTheWindowAfterTheStepSettledIsWaitedForAndTheActionCounts(t
 	rec := &recorder{}
 	cfg := testConfig(t, 2000, 4, 2)
 	cfg.Server.WaitForOffline = config.WaitNever // the step must settle without A2
-	ts := startServer(t, cfg, rec)
+	ts := startServerOver(t, secure, cfg, rec)
 	a1, a2 := login(t, ts, "agentA1", "1"), login(t, ts, "agentA2", "1")
 	ts.start()
 	a1.expect(protocol.TypeSimStart)
@@ -75,8 +80,12 @@ func TestReconnect_InTheWindowAfterTheStepSettledIsWaitedForAndTheActionCounts(t
 // A login too close to the deadline does not get the running step's
 // request-action (its answer could not arrive in time) but the next step's.
 func TestReconnect_TooLateInTheStepGetsTheNextStepsRequest(t *testing.T) {
+	overPlainAndTLS(t, reconnectTooLate)
+}
+
+func reconnectTooLate(t *testing.T, secure bool) {
 	const timeout = 600 * time.Millisecond // margin: 150 ms
-	ts := startServer(t, testConfig(t, int(timeout/time.Millisecond), 3, 1))
+	ts := startServerOver(t, secure, testConfig(t, int(timeout/time.Millisecond), 3, 1))
 	first := login(t, ts, "agentA1", "1")
 	ts.start()
 	first.expect(protocol.TypeSimStart)
@@ -99,6 +108,12 @@ func TestReconnect_TooLateInTheStepGetsTheNextStepsRequest(t *testing.T) {
 // closed: silent ones, slowloris ones that trickle a first message byte by
 // byte, and status connections that stop asking. Agents that logged in stay.
 func TestFrontDesk_UnauthenticatedConnectionsAreClosedAfterTheTimeout(t *testing.T) {
+	overPlainAndTLS(t, frontDeskTimeouts)
+}
+
+// frontDeskTimeouts: over TLS, the idle connections never start their
+// handshake, which the same timeout covers.
+func frontDeskTimeouts(t *testing.T, secure bool) {
 	cfg := testConfig(t, 1000, 3, 1)
 	// The status exchange below must fit in the timeout even on a machine
 	// stalled by other work (with 300 ms it was once cut off, under -race
@@ -106,7 +121,7 @@ func TestFrontDesk_UnauthenticatedConnectionsAreClosedAfterTheTimeout(t *testing
 	// request). The rest of the test waits for the closes, so a generous
 	// timeout only costs its own length.
 	cfg.Server.FrontDeskTimeout = 3 * time.Second
-	ts := startServer(t, cfg)
+	ts := startServerOver(t, secure, cfg)
 	agent := login(t, ts, "agentA1", "1")
 
 	var idle []net.Conn
@@ -119,9 +134,7 @@ func TestFrontDesk_UnauthenticatedConnectionsAreClosedAfterTheTimeout(t *testing
 	status := dial(t, ts)
 	status.send(protocol.StatusRequest{})
 	status.expect(protocol.TypeStatusResponse)
-	slow, err := net.Dial("tcp", ts.Addr().String())
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = slow.Close() })
+	slow := ts.connect(t)
 	slowClosed := make(chan struct{})
 	go func() { // one byte every 20 ms of an auth-request that never ends
 		defer close(slowClosed)
@@ -153,4 +166,22 @@ func TestFrontDesk_UnauthenticatedConnectionsAreClosedAfterTheTimeout(t *testing
 	ts.start()
 	agent.expect(protocol.TypeSimStart)
 	agent.expect(protocol.TypeRequestAction)
+}
+
+// overPlainAndTLS runs an attack on the agent port over plain TCP and over TLS.
+func overPlainAndTLS(t *testing.T, attack func(t *testing.T, secure bool)) {
+	t.Run("plain", func(t *testing.T) { attack(t, false) })
+	t.Run("tls", func(t *testing.T) { attack(t, true) })
+}
+
+// startServerOver starts a server for cfg, with TLS on its agent port when secure.
+func startServerOver(t *testing.T, secure bool, cfg *config.Config, observers ...Observer) *testServer {
+	t.Helper()
+	var client *tls.Config
+	if secure {
+		client = useTLS(t, cfg)
+	}
+	ts := startServer(t, cfg, observers...)
+	ts.clientTLS = client
+	return ts
 }

@@ -27,6 +27,9 @@ type Counters struct {
 	BytesIn, BytesOut int64
 	// Connected counts the connected accounts of each configured team.
 	Connected map[string]int
+	// SilentClosed counts agent connections closed for silence
+	// (server.silenceTimeout); LoginsFailed the failed logins.
+	SilentClosed, LoginsFailed int64
 }
 
 // ActionResults are the keys of Counters.Actions.
@@ -58,6 +61,8 @@ func (s *Server) Counters() Counters {
 			"accepted": s.totals.accepted.Load(), "timeout": s.totals.timeouts.Load(), "offline": s.totals.offline.Load(),
 		},
 		Connected: make(map[string]int, len(s.cfg.Teams)),
+
+		LoginsFailed: s.throttle.failed.Load(),
 	}
 	for _, t := range s.cfg.Teams {
 		c.Connected[t.Name] = 0
@@ -70,6 +75,7 @@ func (s *Server) Counters() Counters {
 		c.Actions["malformed"] += n.malformed.Load()
 		c.BytesIn += n.bytesIn.Load()
 		c.BytesOut += n.bytesOut.Load()
+		c.SilentClosed += n.silenced.Load()
 		if acc.connected() {
 			c.Connected[acc.team]++
 		}

@@ -97,6 +97,8 @@ type Server struct {
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
 	closed   bool
+	quit     chan struct{} // closed by shutdown: waits of connections end
+	throttle loginThrottle // failed logins per remote address (throttle.go)
 }
 
 // New prepares a server for a validated config.
@@ -111,6 +113,7 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 		ctrl:     newControl(),
 		key:      launchKey{pressed: make(chan struct{})},
 		conns:    make(map[net.Conn]struct{}),
+		quit:     make(chan struct{}),
 	}
 	mode := cfg.Server.TournamentMode
 	if len(opts.Lineup) > 0 {
@@ -184,13 +187,12 @@ func (s *Server) Listen() error {
 	if addr == "" {
 		addr = ":" + strconv.Itoa(s.cfg.Server.Port)
 	}
-	lc := net.ListenConfig{}
-	l, err := lc.Listen(context.Background(), "tcp", addr)
+	l, err := s.listenAgents(addr)
 	if err != nil {
-		return fmt.Errorf("server: listen for agents on %s: %w", addr, err)
+		return err
 	}
 	s.listener = l
-	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Msg("listening for agents")
+	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Bool("tls", s.cfg.Server.AgentTLS.On()).Msg("listening for agents")
 	s.wg.Add(1)
 	go s.acceptLoop(l)
 	return nil
@@ -310,10 +312,13 @@ func (s *Server) sayBye() {
 // connection goroutines.
 func (s *Server) shutdown() {
 	s.connMu.Lock()
+	if !s.closed {
+		close(s.quit)
+	}
 	s.closed = true
 	_ = s.listener.Close()
 	for c := range s.conns {
-		_ = c.Close()
+		_ = closeConn(c)
 	}
 	s.connMu.Unlock()
 	s.wg.Wait()

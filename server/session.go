@@ -1,10 +1,12 @@
 package server
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -27,6 +29,11 @@ type session struct {
 	srv     *Server
 	done    chan struct{} // closed when the connection is closed
 	closing sync.Once
+	// silentSince is when (real clock, UnixNano) the first request-action
+	// went out since the connection last delivered a frame; 0 while none
+	// did. See silenceExceeded.
+	silentSince  atomic.Int64
+	silenceLimit time.Duration // server.silenceTimeout; 0: never
 }
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
@@ -35,13 +42,14 @@ func newSession(srv *Server, conn net.Conn, acc *account) *session {
 		raw = newNonBlockingWriter(rc)
 	}
 	return &session{
-		conn: conn,
-		raw:  raw,
-		acc:  acc,
-		out:  newOutbox(),
-		log:  srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
-		srv:  srv,
-		done: make(chan struct{}),
+		conn:         conn,
+		raw:          raw,
+		acc:          acc,
+		out:          newOutbox(),
+		log:          srv.log.With().Str("agent", acc.user).Str("remote", conn.RemoteAddr().String()).Logger(),
+		srv:          srv,
+		done:         make(chan struct{}),
+		silenceLimit: srv.silenceTimeout(),
 	}
 }
 
@@ -50,7 +58,7 @@ func (s *session) close() {
 	s.closing.Do(func() {
 		s.out.close()
 		close(s.done)
-		_ = s.conn.Close()
+		_ = closeConn(s.conn)
 	})
 }
 
@@ -106,6 +114,9 @@ func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) {
 // for now, else the end of reading.
 func (s *session) readFrame(reader *protocol.FrameReader) error {
 	frame, err := reader.Next()
+	if err != protocol.ErrWouldBlock {
+		s.silentSince.Store(0) // the peer is there (or has gone for good)
+	}
 	if err != nil {
 		return s.frameFailed(err)
 	}
@@ -219,6 +230,9 @@ func (s *session) writeLoop() {
 		}
 		s.out.done()
 		if last {
+			if tc, ok := s.conn.(*tls.Conn); ok {
+				_ = tc.CloseWrite() // close_notify: the client sees a clean end
+			}
 			s.close()
 			return
 		}
@@ -236,6 +250,9 @@ func (s *session) writeLoop() {
 // reports whether the outbox keeps frame (else frame may be reused at once:
 // the outbox copies the rest of a partial write).
 func (s *session) sendDirect(id int64, frame []byte) (kept bool) {
+	if s.silenceLimit > 0 && s.silenceExceeded(time.Now()) {
+		return false
+	}
 	if s.raw == nil || !s.out.claimIdle() {
 		s.out.push(&requestFrame{id: id, frame: frame})
 		return true
@@ -261,4 +278,44 @@ func (s *session) finish(timeout time.Duration) {
 	case <-time.After(timeout):
 		s.close()
 	}
+}
+
+// silenceExceeded closes the connection when it has delivered no frame for
+// server.silenceTimeout while request-actions were sent to it: a peer gone
+// without FIN or RST (a router dropped it, a cable was pulled) whose
+// kernel, or a proxy's, still accepts our bytes, so no write fails
+// (docs/protocol.md, "Slow links and dead connections"). The step loop asks
+// before each request-action, so a dead connection is closed at most one
+// step after the timeout; the account is offline from then on.
+func (s *session) silenceExceeded(now time.Time) bool {
+	since := s.silentSince.Load()
+	if since == 0 {
+		s.silentSince.Store(now.UnixNano())
+		return false
+	}
+	limit := s.silenceLimit
+	if now.UnixNano()-since <= int64(limit) {
+		return false
+	}
+	silent := time.Duration(now.UnixNano() - since)
+	s.log.Warn().Dur("silent", silent.Round(time.Millisecond)).Dur("silenceTimeout", limit).
+		Msg("closed a connection that sent nothing while it was sent request-actions")
+	s.acc.counters.silenced.Add(1)
+	if h := testHookSilenced; h != nil {
+		h(s.acc.user, silent)
+	}
+	s.close()
+	return true
+}
+
+// testHookSilenced, when set (tests), learns of every connection closed by
+// silenceExceeded.
+var testHookSilenced func(user string, silent time.Duration)
+
+// silenceTimeout is server.silenceTimeout (0 without a config: in tests).
+func (s *Server) silenceTimeout() time.Duration {
+	if s.cfg == nil {
+		return 0
+	}
+	return s.cfg.Server.SilenceTimeout
 }

@@ -46,6 +46,7 @@ func (a AgentStats) Troubled() bool {
 type agentCounters struct {
 	late, stale, duplicates, malformed, disconnects atomic.Int64
 	bytesIn, bytesOut                               atomic.Int64
+	silenced                                        atomic.Int64 // connections closed for silence
 }
 
 // rejected counts an action that was not taken.

@@ -45,6 +45,7 @@ type teamCommand struct {
 	connected int // accounts connected when the wait ended
 	waited    time.Duration
 	inTime    bool
+	gaveUp    bool           // the command exited for good while the server waited
 	mark      teamcmd.Counts // counts when the previous simulation ended
 }
 
@@ -134,13 +135,21 @@ func (mc *matchCommands) waitConnected(ctx context.Context) {
 	for {
 		waiting := 0
 		for _, tc := range mc.cmds {
-			if tc.proc == nil || tc.inTime {
+			if tc.proc == nil || tc.inTime || tc.gaveUp {
 				continue
 			}
 			if tc.connected = s.connectedOf(tc.team, tc.agents); tc.connected == tc.agents {
 				tc.inTime, tc.waited = true, time.Since(began)
 				s.log.Info().Str("team", tc.team.Name).Dur("after", tc.waited).Msg("team command's agents connected")
 				continue
+			}
+			select {
+			case <-tc.proc.Done(): // exited more often than it may restart: no agent will come
+				tc.gaveUp, tc.waited = true, time.Since(began)
+				s.log.Warn().Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
+					Msg("team command ended before its agents were connected; the match starts, the missing agents play no_action")
+				continue
+			default:
 			}
 			waiting++
 		}
@@ -155,7 +164,7 @@ func (mc *matchCommands) waitConnected(ctx context.Context) {
 		case <-ctx.Done():
 		}
 		for _, tc := range mc.cmds {
-			if tc.proc != nil && !tc.inTime {
+			if tc.proc != nil && !tc.inTime && !tc.gaveUp {
 				tc.waited = time.Since(began)
 				s.log.Warn().Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
 					Dur("waited", tc.waited).Msg("team command's agents not connected in time (teamConnectTimeout); the match starts, the missing agents play no_action")
@@ -195,7 +204,11 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []AgentStats) ([
 			st.Exits, st.Restarts, st.Status = now.Exits-tc.mark.Exits, now.Restarts-tc.mark.Restarts, now.Status
 			tc.mark = now
 			offline := offlineSteps(agents, tc.team.Name)
-			if !tc.inTime && offline > 0 {
+			switch {
+			case tc.gaveUp && offline > 0:
+				why = append(why, fmt.Sprintf("team command ended (%s) before its agents were connected (%d of %d); agents without a connection played no_action",
+					now.Status, tc.connected, tc.agents))
+			case !tc.inTime && offline > 0:
 				why = append(why, fmt.Sprintf("team command: %d of %d agents connected within teamConnectTimeout (%s); agents without a connection played no_action",
 					tc.connected, tc.agents, mc.srv.cfg.Server.TeamConnectTimeout))
 			}

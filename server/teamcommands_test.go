@@ -238,3 +238,36 @@ func sampleTeam(t *testing.T, srv *Server, name, password string) {
 		<-done
 	})
 }
+
+func TestTeamCommand_ACommandThatEndsForGoodDoesNotHoldTheMatchBack(t *testing.T) {
+	cfg := commandConfig(t, `, "teamConnectTimeout": 600000, "teamRestarts": 1`, 3, 2, map[string][]string{
+		"B": teamcmdtest.Command("chatty", "10"),
+	})
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
+	sampleTeam(t, srv, "A", "1")
+	sum, err := runTournament(t, srv) // bounded far below teamConnectTimeout
+	require.NoError(t, err)
+	st, err := ReadStats(sum.Dir)
+	require.NoError(t, err)
+	b := st.Simulations[0].Commands[0]
+	assert.False(t, b.Connected)
+	assert.Equal(t, 2, b.Exits, "the first run and its restart, both before the simulation")
+	assert.Equal(t, 1, b.Restarts)
+	assert.Contains(t, b.Note, "team command ended (exit status 0) before its agents were connected (0 of 2)")
+}
+
+func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.T) {
+	recA := filepath.Join(t.TempDir(), "a")
+	cfg := commandConfig(t, `, "teamConnectTimeout": 60000`, 3, 2, map[string][]string{
+		"A": teamcmdtest.Command("team", recA),
+	})
+	srv := newTournamentServer(t, cfg, Options{WaitForAgents: 10 * time.Minute})
+	sampleTeam(t, srv, "B", "2")
+	sum, err := runTournament(t, srv) // bounded far below -wait-agents
+	require.NoError(t, err)
+	require.True(t, sum.Finished)
+	st, err := ReadStats(sum.Dir)
+	require.NoError(t, err)
+	assert.True(t, st.Simulations[0].Commands[0].Connected, "A's agents came with its command, after the launch")
+	requireNoTeamProcess(t, readRecords(t, recA)...)
+}

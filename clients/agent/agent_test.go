@@ -239,3 +239,40 @@ func TestRunRejectsAnIncompleteConfig(t *testing.T) {
 	assert.Error(t, agent.Run(t.Context(), agent.Config{User: "a"}, &recorder{}))
 	assert.Error(t, agent.Run(t.Context(), agent.Config{Addr: "x:1"}, &recorder{}))
 }
+
+// With ServerSilence, a connection that brings nothing during a simulation
+// is given up and a new one opened (the server re-sends sim-start there);
+// before the first sim-start the agent waits however long the server is
+// silent.
+func TestRunGivesUpASilentConnectionDuringASimulation(t *testing.T) {
+	srv := fakeserver.Start(t)
+	b := &recorder{}
+	cfg := config(srv.Addr())
+	cfg.ServerSilence = 100 * time.Millisecond
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := runAgent(ctx, cfg, b)
+
+	first := acceptLoggedIn(t, srv)
+	// Silent for longer than ServerSilence, but no simulation runs: the
+	// connection stays, as the answer on it shows.
+	time.Sleep(4 * cfg.ServerSilence)
+	require.NoError(t, first.Send(simStart))
+	require.NoError(t, first.Send(&protocol.RequestAction{ID: 0, Step: 0}))
+	action, err := first.RecvAction()
+	require.NoError(t, err, "the first connection is still in use")
+	assert.Equal(t, int64(0), action.ID)
+	// Now silent during the simulation: the agent gives up and comes back.
+	second := acceptLoggedIn(t, srv)
+	require.NoError(t, second.Send(simStart))
+	require.NoError(t, second.Send(&protocol.RequestAction{ID: 1, Step: 1}))
+	action, err = second.RecvAction()
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), action.ID)
+	require.NoError(t, second.Send(protocol.Bye{}))
+	require.NoError(t, result(t, done))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	assert.Len(t, b.simStarts, 1)
+	assert.Len(t, b.resumes, 1, "the new connection resumes the simulation")
+}

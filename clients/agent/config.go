@@ -32,8 +32,14 @@ type Config struct {
 	InitialBackoff time.Duration // first reconnection delay; default 50 ms
 	MaxBackoff     time.Duration // cap of the doubling delay; default 2 s
 	AuthTimeout    time.Duration // how long to wait for auth-response; default 10 s
-	MaxFrameLen    int           // largest server frame accepted; default 16 MiB
-	Dial           DialFunc      // default: a net.Dialer
+	// ServerSilence, when positive, gives up a connection on which no
+	// message came for this long during a simulation and opens a new one:
+	// a dead link often stays open (docs/protocol.md, "Slow links and dead
+	// connections"). Choose several agentTimeouts; a paused tournament
+	// sends nothing either. 0 (the default) waits forever.
+	ServerSilence time.Duration
+	MaxFrameLen   int      // largest server frame accepted; default 16 MiB
+	Dial          DialFunc // default: a net.Dialer
 }
 
 func (c Config) withDefaults() Config {

@@ -20,6 +20,8 @@ type session struct {
 	b      Behaviour
 	sims   *simTracker
 	log    zerolog.Logger
+	// silence is Config.ServerSilence.
+	silence time.Duration
 }
 
 // runSession dials, authenticates and serves one connection. It returns nil
@@ -36,12 +38,13 @@ func runSession(ctx context.Context, cfg Config, b Behaviour, sims *simTracker, 
 	defer stop()
 
 	s := &session{
-		conn:   conn,
-		frames: protocol.NewFrameReader(conn, cfg.MaxFrameLen),
-		out:    protocol.NewFrameWriter(conn),
-		b:      b,
-		sims:   sims,
-		log:    log,
+		conn:    conn,
+		frames:  protocol.NewFrameReader(conn, cfg.MaxFrameLen),
+		out:     protocol.NewFrameWriter(conn),
+		b:       b,
+		sims:    sims,
+		log:     log,
+		silence: cfg.ServerSilence,
 	}
 	if err := s.authenticate(cfg); err != nil {
 		return false, err
@@ -83,7 +86,14 @@ func (s *session) authenticate(cfg Config) error {
 // connection error.
 func (s *session) serve() error {
 	for {
+		if err := s.watchSilence(); err != nil {
+			return err
+		}
 		msg, err := s.next()
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() && s.silence > 0 {
+			return fmt.Errorf("no message from the server for %v during a simulation, giving the connection up: %w", s.silence, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -138,4 +148,21 @@ func (s *session) next() (protocol.Message, error) {
 		}
 		return msg, nil
 	}
+}
+
+// watchSilence sets the read deadline of the next message: ServerSilence
+// from now while a simulation runs, none otherwise (before the launch and
+// between simulations the server may rightly say nothing for long).
+func (s *session) watchSilence() error {
+	if s.silence <= 0 {
+		return nil
+	}
+	var deadline time.Time
+	if s.sims.running {
+		deadline = time.Now().Add(s.silence)
+	}
+	if err := s.conn.SetReadDeadline(deadline); err != nil {
+		return fmt.Errorf("set read deadline: %w", err)
+	}
+	return nil
 }

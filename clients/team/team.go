@@ -29,6 +29,10 @@ type Config struct {
 
 	Logger     zerolog.Logger // the zero value logs nothing
 	MaxBackoff time.Duration  // reconnection backoff cap per agent; 0 means agent's default
+	// Dial and ServerSilence are passed to every agent (agent.Config):
+	// e.g. a TLS dialer, and giving up a dead connection.
+	Dial          agent.DialFunc
+	ServerSilence time.Duration
 }
 
 // NewBehaviour makes the behaviour of the agent with the given 1-based index
@@ -54,11 +58,13 @@ func Run(ctx context.Context, cfg Config, newBehaviour NewBehaviour) error {
 		index := i + 1
 		user := cfg.Prefix + cfg.Team + strconv.Itoa(index)
 		agentCfg := agent.Config{
-			Addr:       addr,
-			User:       user,
-			Password:   cfg.Password,
-			Logger:     cfg.Logger.With().Str("agent", user).Logger(),
-			MaxBackoff: cfg.MaxBackoff,
+			Addr:          addr,
+			User:          user,
+			Password:      cfg.Password,
+			Logger:        cfg.Logger.With().Str("agent", user).Logger(),
+			MaxBackoff:    cfg.MaxBackoff,
+			Dial:          cfg.Dial,
+			ServerSilence: cfg.ServerSilence,
 		}
 		b := newBehaviour(index, user)
 		wg.Go(func() { errs[i] = agent.Run(ctx, agentCfg, b) })

@@ -33,10 +33,16 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	behaviourFile := fs.String("behaviour", "", "builder: a behaviour file to use instead of the shipped one (see docs/behaviour-files.md)")
 	seed := fs.Int64("seed", 1, "seed of the agents' own random choices")
 	trace := fs.String("trace", "", "builder: print the running node path and action of these agents every step (account names, comma-separated, e.g. agentA3)")
+	var conn agentConnFlags
+	conn.register(fs)
 	var logs logFlags
 	logs.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
+	}
+	dial, err := conn.dialer(*host)
+	if err != nil {
+		return &exitError{code: 2, err: err}
 	}
 	log, closeLog, err := logs.newLogger(stderr, "normal", "")
 	if err != nil {
@@ -56,6 +62,7 @@ func runAgents(args []string, stdout, stderr io.Writer) error {
 	err = team.Run(ctx, team.Config{
 		Host: *host, Port: *port, Team: *teamName, Prefix: *prefix,
 		Password: *password, Count: *count, Logger: log,
+		Dial: dial, ServerSilence: conn.serverSilence,
 	}, newBehaviour)
 	if errors.Is(err, context.Canceled) {
 		return nil

@@ -103,7 +103,7 @@ func TestDocs_NothingPointsOutsideTheRepository(t *testing.T) {
 
 // commandPages are the pages whose massim commands TestDocs_CommandsExist
 // checks: the README and the pages its text moved to.
-var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md", "docs/practice.md", "docs/leagues.md"}
+var commandPages = []string{"README.md", "docs/tournaments.md", "docs/operations.md", "docs/performance.md", "docs/evaluating-teams.md", "docs/practice.md", "docs/leagues.md", "docs/publishing.md"}
 
 // shellCommands returns the massim command lines of a page's sh blocks
 // (continuation lines joined; comments, pipes and redirections cut off;

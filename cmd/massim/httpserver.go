@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -20,6 +21,15 @@ type httpServer struct {
 	Mux *http.ServeMux
 	ln  net.Listener
 	log zerolog.Logger
+	tls bool // serves HTTPS (secure)
+}
+
+// secure makes the server speak HTTPS with tc; nil leaves it plain HTTP.
+func (h *httpServer) secure(tc *tls.Config) {
+	if tc != nil {
+		h.ln = tls.NewListener(h.ln, tc)
+		h.tls = true
+	}
 }
 
 // parseMonitorAddr reads a -monitor value: "off" or "" (disabled), a port
@@ -68,7 +78,11 @@ func (h *httpServer) URL() string {
 	if a.IP.IsUnspecified() {
 		host = "localhost"
 	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port)) + "/"
+	scheme := "http://"
+	if h.tls {
+		scheme = "https://"
+	}
+	return scheme + net.JoinHostPort(host, strconv.Itoa(a.Port)) + "/"
 }
 
 // Serve runs the server in the background until ctx ends; the returned

@@ -58,6 +58,7 @@ func commands() []command {
 		{"agents", "connect sample agents to a server", runAgents},
 		{"map", "render the initial world of a simulation as a PNG, with a terrain summary", runMap},
 		{"replay", "view replays in the browser; replay verify, replay convert", runReplay},
+		{"publish", "write tournaments, leagues or replays as a static web site with the viewer", runPublish},
 		{"scores", "play seeds of the 2022 contest simulations: builder against random and against builder, a score table", runScores},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},

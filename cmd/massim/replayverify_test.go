@@ -91,7 +91,7 @@ func TestReplayVerify_ExitCodesAndMessages(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"truncated header", data[:5], "not a compact replay"},
+		{"truncated header", data[:5], "the replay file ends before its first chunk"},
 		{"flipped byte", flip(data, len(data)/2), "damaged"},
 		{"not a replay", []byte(`{"sim":"x"}`), "not a compact replay"},
 	} {

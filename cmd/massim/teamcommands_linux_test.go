@@ -182,3 +182,23 @@ func teamsPlaying(out string) bool {
 	return errA == nil && errB == nil &&
 		strings.Contains(string(a), "agentA3: ok") && strings.Contains(string(b), "agent=agentB3")
 }
+
+func TestServe_StartsTeamCommandsOnAFreePort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs team processes")
+	}
+	m := newTeamCommandMatch(t, 5)
+	var stdout, stderr strings.Builder
+	dir := filepath.Join(m.dir, "tournament")
+	code := run([]string{"serve", "-conf", m.conf, "-dir", dir, "-port", "0"}, &stdout, &stderr)
+	require.Equal(t, 0, code, "%s", stderr.String())
+	port, ok := strings.CutPrefix(strings.SplitN(stdout.String(), "\n", 2)[0], "agent port: ")
+	require.True(t, ok, stdout.String())
+	rec := m.awaitPythonTeam(t)
+	assert.Equal(t, port, rec.Env["MASSIM_PORT"])
+	assert.Equal(t, "0", rec.Env["MASSIM_MATCH"], "serve names a match by its number")
+	requireAllGone(t, rec.PGID, append(rec.Children, rec.PID))
+	assert.FileExists(t, filepath.Join(dir, "teams", "0-A.log"))
+	assert.FileExists(t, filepath.Join(dir, "teams", "0-B.log"))
+	assert.Contains(t, stderr.String(), "team command's agents connected")
+}

@@ -37,6 +37,8 @@ type tournamentFlags struct {
 	// skipped setup lines from warnings into errors.
 	strictConfig bool
 	strictSetup  bool
+	// agentTLS and monitorTLS override the config's TLS files (tlsflags.go).
+	agentTLS, monitorTLS config.TLSFiles
 	// port overrides server.port when set (0: a free port).
 	port portFlag
 }
@@ -80,6 +82,7 @@ func (f *tournamentFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.port, "port", "agent port, overriding server.port; 0 takes a free one (printed, and given to team commands as {port})")
 	f.logs.register(fs, "the config's logLevel, else normal")
 	f.profile.register(fs, "the server")
+	f.registerTLS(fs)
 }
 
 // load reads the config and applies the overrides.
@@ -113,6 +116,9 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 			return nil, fmt.Errorf("-launch: %w", err)
 		}
 		cfg.Server.Launch = f.launch
+	}
+	if err := f.applyTLS(cfg); err != nil {
+		return nil, err
 	}
 	if f.port.set {
 		cfg.Server.Port = f.port.value
@@ -227,7 +233,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	if !monitorOn {
 		monitorAddr = ""
 	}
-	ports, err := listenWebPorts(monitorAddr, opsAddr, log)
+	ports, err := listenWebPorts(monitorAddr, opsAddr, cfg.Server.MonitorTLS, log)
 	if err != nil {
 		return startFailed(log, cfg, err)
 	}

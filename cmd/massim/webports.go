@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"os"
@@ -25,20 +26,30 @@ type webPorts struct {
 	log          zerolog.Logger
 }
 
-// listenWebPorts opens the ports that are asked for ("" leaves one off).
-func listenWebPorts(monitorAddr, opsAddr string, log zerolog.Logger) (*webPorts, error) {
+// listenWebPorts opens the ports that are asked for ("" leaves one off),
+// both with TLS when files names a certificate.
+func listenWebPorts(monitorAddr, opsAddr string, files config.TLSFiles, log zerolog.Logger) (*webPorts, error) {
 	w := &webPorts{log: log}
+	var tc *tls.Config
+	if files.On() {
+		var err error
+		if tc, err = server.LoadTLS(files); err != nil {
+			return nil, fmt.Errorf("monitor: %w", err)
+		}
+	}
 	var err error
 	if monitorAddr != "" {
 		if w.monitor, err = listenHTTP(monitorAddr, false, log); err != nil {
 			return nil, err
 		}
+		w.monitor.secure(tc)
 	}
 	if opsAddr != "" {
 		if w.ops, err = listenHTTP(opsAddr, false, log); err != nil {
 			w.close()
 			return nil, fmt.Errorf("-ops: %w", err)
 		}
+		w.ops.secure(tc)
 	}
 	return w, nil
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs python3 (Debian package python3) for the tests of team commands,
-# which run a small Python team (cmd/massim/testdata/pyteam). Idempotent:
-# does nothing when python3 is already on the PATH.
+# which run a small Python team (cmd/massim/testdata/pyteam), and for the
+# published site's browser tests, served by python3 -m http.server.
+# Idempotent: does nothing when python3 is already on the PATH.
 set -euo pipefail
 if command -v python3 >/dev/null 2>&1; then
   exit 0

@@ -84,10 +84,12 @@ var (
 	descBytes     = prometheus.NewDesc("massim_bytes_total", "Bytes of agent sessions, by direction (in: from agents, out: to agents).", []string{"direction"}, nil)
 	descConnected = prometheus.NewDesc("massim_agents_connected", "Connected agent accounts per team.", []string{"team"}, nil)
 	descViewers   = prometheus.NewDesc("massim_viewers", "Viewers connected to the live monitor.", nil, nil)
+	descSilent    = prometheus.NewDesc("massim_silent_connections_closed_total", "Agent connections closed because they sent nothing for server.silenceTimeout while they were sent request-actions.", nil, nil)
+	descFailed    = prometheus.NewDesc("massim_logins_failed_total", "Failed logins on the agent port (wrong password or unknown account).", nil, nil)
 )
 
 func (f *figures) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descSteps, descActions, descBytes, descConnected, descViewers} {
+	for _, d := range []*prometheus.Desc{descSteps, descActions, descBytes, descConnected, descViewers, descSilent, descFailed} {
 		ch <- d
 	}
 }
@@ -108,6 +110,8 @@ func (f *figures) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descBytes, prometheus.CounterValue, float64(c.BytesIn), "in")
 	ch <- prometheus.MustNewConstMetric(descBytes, prometheus.CounterValue, float64(c.BytesOut), "out")
+	ch <- prometheus.MustNewConstMetric(descSilent, prometheus.CounterValue, float64(c.SilentClosed))
+	ch <- prometheus.MustNewConstMetric(descFailed, prometheus.CounterValue, float64(c.LoginsFailed))
 	for _, team := range slices.Sorted(maps.Keys(c.Connected)) {
 		ch <- prometheus.MustNewConstMetric(descConnected, prometheus.GaugeValue, float64(c.Connected[team]), team)
 	}

@@ -34,6 +34,8 @@ func TestMetrics_ExportTheServersCounters(t *testing.T) {
 		BytesIn:   1000,
 		BytesOut:  50000,
 		Connected: map[string]int{"B": 1, "A": 2},
+
+		SilentClosed: 4, LoginsFailed: 17,
 	})
 	m.StepTimed(server.SimInfo{}, 0, 3*time.Millisecond)
 	m.StepTimed(server.SimInfo{}, 1, 2*time.Second)
@@ -49,6 +51,8 @@ func TestMetrics_ExportTheServersCounters(t *testing.T) {
 		`massim_agents_connected{team="A"} 2`,
 		`massim_agents_connected{team="B"} 1`,
 		"massim_viewers 3",
+		"massim_silent_connections_closed_total 4",
+		"massim_logins_failed_total 17",
 		"massim_step_duration_seconds_count 2",
 		`massim_step_duration_seconds_bucket{le="0.005"} 1`,
 		`massim_step_duration_seconds_bucket{le="2"} 2`,

@@ -161,12 +161,30 @@ func writeCompactReplay(t *testing.T, root string, steps int) string {
 // (Matches: chunks compressed as `massim replay convert` does).
 func writeCompactReplayWith(t *testing.T, root string, steps int, opts compact.WriterOptions) string {
 	t.Helper()
+	return writeSimReplay(t, root, simReplay{name: "946728000000_A_B", start: time.Date(2000, 1, 1, 12, 0, 0, 0, time.Local),
+		steps: steps, seed: 5, opts: opts})
+}
+
+// simReplay describes a replay for writeSimReplay.
+type simReplay struct {
+	name  string
+	start time.Time
+	steps int
+	seed  uint64 // of the random moves
+	opts  compact.WriterOptions
+}
+
+// writeSimReplay writes the compact replay of a simulation of the demo
+// world with random moves and returns its path.
+func writeSimReplay(t *testing.T, root string, sim simReplay) string {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(root, 0o755))
+	steps := sim.steps
 	w := demoWorld(t, steps)
-	info := server.SimInfo{Name: "946728000000_A_B", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.Local),
-		Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
-	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, opts, zerolog.Nop()))
+	info := server.SimInfo{Name: sim.name, MatchStart: sim.start, Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
+	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, sim.opts, zerolog.Nop()))
 	st.SimulationStarted(info, w.Static(info.Name), w.Snapshot())
-	rng := rand.New(rand.NewPCG(5, 6))
+	rng := rand.New(rand.NewPCG(sim.seed, sim.seed+1))
 	dirs := []string{"n", "s", "e", "w"}
 	for range steps {
 		require.NoError(t, w.Prepare())
@@ -180,6 +198,22 @@ func writeCompactReplayWith(t *testing.T, root string, steps int, opts compact.W
 	st.SimulationEnded(info, server.SimResult{})
 	require.NoError(t, st.Close())
 	return stream.CompactPath(root, info)
+}
+
+// damageChunk breaks the payload of the chunk of the replay at path that
+// starts at step first (its checksum then fails).
+func damageChunk(t *testing.T, path string, first int) {
+	t.Helper()
+	r, err := compact.Open(path)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, c := range r.Chunks {
+		if c.First == first {
+			data[c.Offset+40] ^= 0xff
+		}
+	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
 
 func copyDir(t *testing.T, from, to string) {
@@ -206,14 +240,7 @@ func TestBrowser_DamagedCompactReplayShowsTheGapAndPlaysOn(t *testing.T) {
 	require.NoError(t, err)
 	want, err := r.Step(210)
 	require.NoError(t, err)
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	for _, c := range r.Chunks {
-		if c.First == 120 {
-			data[c.Offset+40] ^= 0xff
-		}
-	}
-	require.NoError(t, os.WriteFile(path, data, 0o644))
+	damageChunk(t, path, 120)
 	ts := startLibrary(t, root)
 	id := filepath.Base(path)
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,7 +50,8 @@ type Process struct {
 
 	mu     sync.Mutex
 	counts Counts
-	pid    int // of the latest command process, also its process group
+	pid    int  // of the latest command process, also its process group
+	ended  bool // the supervisor reported the command's last exit
 
 	stopOnce sync.Once
 	done     chan struct{} // the supervisor has exited
@@ -81,7 +83,8 @@ func Start(o Options) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("teamcmd: team %s has no command", o.Team.Name)
 	}
-	line, err := json.Marshal(spec{Argv: argv, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit,
+	env = mergeEnv(withoutSecrets(os.Environ()), env)
+	line, err := json.Marshal(spec{Argv: argv, Env: env, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit,
 		Restarts: o.Restarts, Grace: o.StopGrace})
 	if err != nil {
 		return nil, fmt.Errorf("teamcmd: %w", err)
@@ -103,8 +106,8 @@ func Start(o Options) (*Process, error) {
 	}
 	cmd := exec.Command(executable(), SupervisorArg)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, os.Stderr, os.Stderr
-	cmd.ExtraFiles = []*os.File{evW}
-	cmd.Env = append(withoutSecrets(os.Environ()), env...)
+	attachEvents(cmd, evW)
+	cmd.Env = withoutSecrets(os.Environ())
 	cmd.SysProcAttr = supervisorAttr()
 	if err := startSupervisor(cmd); err != nil {
 		closeAll(inW, evR)
@@ -119,21 +122,37 @@ func Start(o Options) (*Process, error) {
 // follow reads the supervisor's events until it exits.
 func (p *Process) follow(events *os.File) {
 	defer close(p.done)
-	sc := bufio.NewScanner(events)
-	for sc.Scan() {
-		var e event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(events)
+		for sc.Scan() {
+			var e event
+			if json.Unmarshal(sc.Bytes(), &e) == nil {
+				p.apply(e)
+			}
 		}
-		p.apply(e)
-	}
+	}()
+	err := p.cmd.Wait()
+	// What the supervisor wrote is in the pipe; read it, but do not wait
+	// for an end of file that a process holding the pipe by mistake would
+	// keep from coming.
+	_ = events.SetReadDeadline(time.Now().Add(time.Second))
+	<-read
 	_ = events.Close()
-	if err := p.cmd.Wait(); err != nil {
+	if err != nil {
 		p.log.Warn().Err(err).Msg("team supervisor ended with an error")
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.counts.Running = false
-	p.mu.Unlock()
+	if !p.ended && p.pid > 0 {
+		// The supervisor died before it could stop the team (someone killed
+		// it): its command died with it (parent-death signal on Linux), the
+		// rest of the command's process group goes now.
+		p.log.Error().Int("pgid", p.pid).Msg("team supervisor died; killing what is left of the team's process group")
+		killGroup(p.pid)
+	}
 }
 
 func (p *Process) apply(e event) {
@@ -148,6 +167,7 @@ func (p *Process) apply(e event) {
 	case "exited":
 		p.counts.Running = false
 		p.counts.Status = e.Status
+		p.ended = !e.Restart
 		switch {
 		case e.Stopped:
 			p.log.Info().Str("status", e.Status).Msg("team command stopped")
@@ -213,6 +233,27 @@ func withoutSecrets(env []string) []string {
 			continue
 		}
 		out = append(out, kv)
+	}
+	return out
+}
+
+// mergeEnv appends extra to base; a variable set in both takes extra's
+// value, at base's place (a process sees only the first of two).
+func mergeEnv(base, extra []string) []string {
+	out := slices.Clone(base)
+	for _, kv := range extra {
+		name, _, _ := strings.Cut(kv, "=")
+		i := slices.IndexFunc(out, func(have string) bool { return strings.HasPrefix(have, name+"=") })
+		if i < 0 {
+			out = append(out, kv)
+			continue
+		}
+		out[i] = kv
+		for j := len(out) - 1; j > i; j-- {
+			if strings.HasPrefix(out[j], name+"=") {
+				out = slices.Delete(out, j, j+1)
+			}
+		}
 	}
 	return out
 }

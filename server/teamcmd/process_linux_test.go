@@ -124,3 +124,14 @@ func TestTeamCommand_NoTeamProcessOutlivesAKilledServer(t *testing.T) {
 		})
 	}
 }
+
+func TestTeamCommand_AKilledSupervisorTakesTheTeamsGroupWithIt(t *testing.T) {
+	rec := tempFile(t, "rec")
+	p := startTeam(t, config.Team{Name: "A", Command: teamcmdtest.Command("forker", rec)}, teamcmd.Options{StopGrace: time.Second})
+	r := waitRecords(t, rec, 1)[0]
+	inGroup, ownSession := r.Children[0], r.Children[1]
+	t.Cleanup(func() { _ = syscall.Kill(ownSession, syscall.SIGKILL) }) // out of reach without the supervisor
+	require.NoError(t, syscall.Kill(p.SupervisorPID(), syscall.SIGKILL))
+	<-p.Done()
+	requireGone(t, r.PGID, r.PID, inGroup)
+}

@@ -12,9 +12,11 @@ import (
 const SupervisorArg = "__massim-team-supervisor"
 
 // spec is what the server tells a supervisor, as one JSON line on its
-// standard input. The command's environment is the supervisor's own.
+// standard input (not in its arguments or environment: the password would
+// show in ps, and the team's variables would change the supervisor too).
 type spec struct {
 	Argv     []string      `json:"argv"`
+	Env      []string      `json:"env"` // the command's whole environment
 	Dir      string        `json:"dir,omitempty"`
 	Log      string        `json:"log,omitempty"` // "" discards the output
 	LogLimit int           `json:"logLimit"`
@@ -23,8 +25,9 @@ type spec struct {
 }
 
 // event is what a supervisor reports, one JSON line each on its file
-// descriptor 3 (not standard output: Go kills a program that writes to a
-// broken pipe on descriptors 1 and 2, and the server may be gone).
+// descriptor 3 on Unix (not standard output: Go kills a program that writes
+// to a broken pipe on descriptors 1 and 2, and the server may be gone), on
+// standard output on Windows (which passes no other descriptors).
 type event struct {
 	Kind string `json:"event"` // "started", "exited"
 	PID  int    `json:"pid,omitempty"`
@@ -44,7 +47,7 @@ func ServeIfSupervisor() {
 	if len(os.Args) < 2 || os.Args[1] != SupervisorArg {
 		return
 	}
-	if err := supervise(os.Stdin, os.NewFile(3, "events")); err != nil {
+	if err := supervise(os.Stdin, eventsOut()); err != nil {
 		fmt.Fprintf(os.Stderr, "massim team supervisor: %v\n", err)
 		os.Exit(1)
 	}

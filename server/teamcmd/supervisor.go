@@ -43,7 +43,8 @@ func supervise(in io.Reader, events io.Writer) error {
 	}
 	// The server writes nothing more: the end of the input (the server closed
 	// it, or died) is the request to stop; so are SIGTERM (on Linux also
-	// the parent-death signal) and SIGINT.
+	// the parent-death signal), SIGINT and SIGHUP (whose default would end
+	// the supervisor without stopping the team).
 	stop := make(chan struct{})
 	var once sync.Once
 	stopNow := func() { once.Do(func() { close(stop) }) }
@@ -52,7 +53,7 @@ func supervise(in io.Reader, events io.Writer) error {
 		stopNow()
 	}()
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
+	signal.Notify(signals, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
 	go func() {
 		<-signals
 		stopNow()
@@ -75,6 +76,16 @@ type supervisor struct {
 	log    *cappedLog
 	events reporter
 	stop   chan struct{}
+}
+
+// stopping reports whether the server has asked to stop.
+func (s *supervisor) stopping() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // note writes a line of the supervisor's own into the team's log.
@@ -103,12 +114,14 @@ func (s *supervisor) run() error {
 	}()
 	for restarts := 0; ; restarts++ {
 		status, stopped := s.runOnce(w)
-		restart := !stopped && restarts < s.spec.Restarts
+		restart := !stopped && restarts < s.spec.Restarts && !s.stopping()
 		switch {
 		case stopped:
 			s.note("team command stopped (%s)", status)
 		case restart:
 			s.note("team command exited (%s) during the match; restart %d of %d", status, restarts+1, s.spec.Restarts)
+		case s.stopping():
+			s.note("team command exited (%s) as the team was being stopped", status)
 		default:
 			s.note("team command exited (%s) during the match; not restarted (teamRestarts %d used)", status, s.spec.Restarts)
 		}

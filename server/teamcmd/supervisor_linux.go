@@ -1,12 +1,12 @@
 package teamcmd
 
 import (
-	"bytes"
 	"os"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/massim-go/massim/internal/procfs"
 )
 
 // becomeSubreaper makes descendants whose parent dies the supervisor's
@@ -22,45 +22,14 @@ func commandAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// reparentedChildren lists the supervisor's children from /proc.
+// reparentedChildren lists the supervisor's children, from /proc.
 func reparentedChildren() []int {
-	return childrenOf(os.Getpid())
-}
-
-// childrenOf lists the processes whose parent is pid, from /proc.
-func childrenOf(pid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+	self := os.Getpid()
 	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(child); ok && ppid == pid {
-			out = append(out, child)
+	for _, p := range procfs.All() {
+		if p.PPID == self {
+			out = append(out, p.PID)
 		}
 	}
 	return out
-}
-
-// parentOf reads the parent pid from /proc/<pid>/stat (the field after the
-// command name, which may itself hold blanks and parentheses).
-func parentOf(pid int) (int, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0, false
-	}
-	fields := bytes.Fields(data[i+1:])
-	if len(fields) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(string(fields[1]))
-	return ppid, err == nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,11 +36,11 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 	defer devnull.Close()
 	path := s.spec.Argv[0]
 	if !strings.Contains(path, "/") {
-		if path, err = exec.LookPath(path); err != nil {
+		if path, err = lookPath(path, s.spec.Env); err != nil {
 			return "cannot start: " + err.Error(), false
 		}
 	}
-	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: os.Environ(), Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
+	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: s.spec.Env, Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
 	p, err := os.StartProcess(path, s.spec.Argv, attr)
 	if err != nil {
 		return "cannot start: " + err.Error(), false
@@ -66,12 +67,33 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 	}
 }
 
+// lookPath finds a program on the PATH of the command's environment.
+func lookPath(name string, env []string) (string, error) {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one wins, as in exec
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
 // tree is a running command: its process group (pgid = the leader's pid)
 // and the descendants reparented to the supervisor.
 type tree struct {
 	leader int
 	exited bool
 	status string
+	termed map[int]bool // reparented descendants that have had their SIGTERM
 }
 
 // reap collects every ended child, the leader's exit status among them.
@@ -95,7 +117,22 @@ func (t *tree) reap() {
 // supervisor (descendants that left the group and were reparented).
 func (t *tree) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-t.leader, sig)
+	t.signalNewcomers(sig)
+}
+
+// signalNewcomers sends sig to the reparented descendants; SIGTERM only to
+// those that have not had it (a descendant that left the group becomes the
+// supervisor's child only when its parent has died, so it gets its SIGTERM
+// then, with the rest of the grace period to end).
+func (t *tree) signalNewcomers(sig syscall.Signal) {
+	if t.termed == nil {
+		t.termed = map[int]bool{}
+	}
 	for _, pid := range reparentedChildren() {
+		if sig == syscall.SIGTERM && t.termed[pid] {
+			continue
+		}
+		t.termed[pid] = true
 		_ = syscall.Kill(pid, sig)
 	}
 }
@@ -130,6 +167,8 @@ func (t *tree) end(grace time.Duration) {
 		case <-tick.C:
 			if giveUp != nil {
 				t.signal(syscall.SIGKILL) // new reparented descendants
+			} else {
+				t.signalNewcomers(syscall.SIGTERM)
 			}
 		case <-deadline.C:
 			t.signal(syscall.SIGKILL)
@@ -151,3 +190,14 @@ func describe(ws syscall.WaitStatus) string {
 		return "ended (" + strconv.Itoa(int(ws)) + ")"
 	}
 }
+
+// eventsOut is where the supervisor reports: descriptor 3, kept from the
+// command (a command holding the events pipe would keep the server from
+// seeing the supervisor's end).
+func eventsOut() *os.File {
+	syscall.CloseOnExec(3)
+	return os.NewFile(3, "events")
+}
+
+// attachEvents hands the events pipe to the supervisor as descriptor 3.
+func attachEvents(cmd *exec.Cmd, w *os.File) { cmd.ExtraFiles = []*os.File{w} }

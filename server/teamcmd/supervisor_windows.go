@@ -12,7 +12,7 @@ func prepareSupervisor() {}
 // command's process only (docs/operations.md, "Team commands").
 func (s *supervisor) runOnce(out *os.File) (string, bool) {
 	cmd := exec.Command(s.spec.Argv[0], s.spec.Argv[1:]...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = s.spec.Dir, out, out
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.spec.Dir, s.spec.Env, out, out
 	if err := cmd.Start(); err != nil {
 		return "cannot start: " + err.Error(), false
 	}
@@ -29,3 +29,10 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 		return cmd.ProcessState.String(), true
 	}
 }
+
+// eventsOut: Windows passes no descriptors beyond the standard three, so
+// the supervisor reports on its standard output.
+func eventsOut() *os.File { return os.Stdout }
+
+// attachEvents makes the events pipe the supervisor's standard output.
+func attachEvents(cmd *exec.Cmd, w *os.File) { cmd.Stdout = w }

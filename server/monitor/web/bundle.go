@@ -27,7 +27,8 @@ import (
 // their top-level names stay private as in modules. The bundler knows only
 // the forms the page uses and refuses anything else:
 //
-//	import { a, b } from './x.js';          (one line, at the start of a line)
+//	import { a, b } from './x.js';          (one line, at the start of a line;
+//	                                         ./vendor/x.js for a vendored module)
 //	export function|async function|class|const|let|var name …
 //
 // An import that closes a cycle (x.js imports y.js, which imports x.js) is
@@ -37,7 +38,7 @@ import (
 const bundleEntry = "js/main.js"
 
 var (
-	importLine = regexp.MustCompile(`^import\s*\{([^}]*)\}\s*from\s*['"]\./([\w.-]+\.js)['"];?\s*$`)
+	importLine = regexp.MustCompile(`^import\s*\{([^}]*)\}\s*from\s*['"]\./((?:vendor/)?[\w.-]+\.js)['"];?\s*$`)
 	exportLine = regexp.MustCompile(`^export\s+(async\s+function\*?|function\*?|class|const|let|var)\s+([\w$]+)`)
 	moduleName = regexp.MustCompile(`[^\w$]`)
 	identifier = regexp.MustCompile(`^[\w$]+$`)

@@ -9,5 +9,5 @@ import "embed"
 // FS is the page: index.html (map, timeline, panels), status.html (the
 // status feed as a table) and their modules and styles.
 //
-//go:embed index.html status.html style.css favicon.svg js/*.js
+//go:embed index.html status.html style.css favicon.svg js/*.js js/vendor
 var FS embed.FS

@@ -375,3 +375,10 @@ window.__topmost = sel => {
   return !!hit && (hit === e || e.contains(hit));
 };
 `
+
+// ChooseFiles puts files into the file input sel as a person choosing them
+// in the browser's file picker does (its change event fires).
+func (p *Page) ChooseFiles(sel string, paths ...string) {
+	p.t.Helper()
+	p.do("choose files in "+sel, chromedp.SetUploadFiles(sel, paths))
+}

@@ -16,11 +16,17 @@ import { Legend } from './legend.js';
 import { StatsWalk, renderStats } from './stats.js';
 import { renderLibrary } from './library.js';
 import { Address, hashStep } from './address.js';
+import { staticSite, fetchReplay, readLocalFile, acceptDrops, renderOpen } from './open.js';
 
 const $ = id => document.getElementById(id);
 
+// ?embed=1: the map and the timeline only (course pages, slides); the side
+// panel is neither shown nor drawn.
+const embedded = new URLSearchParams(location.search).get('embed') === '1';
+document.body.classList.toggle('embed', embedded);
+
 const app = {
-  mode: 'loading', // live | replay | library
+  mode: 'loading', // live | replay | library | open (a published page without a replay)
   store: null,
   step: null, // the step shown (null: none yet)
   live: true, // live mode: follow the newest step
@@ -90,6 +96,19 @@ function changed(part, ...inputs) {
 
 async function start() {
   const params = new URLSearchParams(location.search);
+  // A replay file: by URL, dropped or chosen; a published page (no
+  // server behind it) asks for nothing else.
+  // (Not on the live page: its feed keeps the running simulation on screen.)
+  acceptDrops(f => app.mode !== 'live' && openLocal(readLocalFile(f), null));
+  if (staticSite) {
+    // The published site's index is the folder above the viewer.
+    const back = $('lnk-replays');
+    back.href = '../';
+    back.textContent = 'Results';
+    back.hidden = false;
+  }
+  if (params.has('src')) return openLocal(fetchReplay(params.get('src')), hashStep());
+  if (staticSite) return showOpen();
   const infoFetch = getJSON('info.json').catch(() => ({ live: true, replays: false }));
   infoFetch.then(info => ($('lnk-replays').hidden = !(info.live && info.replays)));
   // A replay needs nothing from info.json: it is not waited for.
@@ -129,16 +148,46 @@ function openLive(step) {
   );
 }
 
-async function openReplay(id, step) {
+function openReplay(id, step) {
+  return showReplay(new Store(`replays/${encodeURIComponent(id)}/`, dataChanged), `replay ${id}`, step);
+}
+
+// openLocal opens a replay file read in the page (open.js): reading
+// resolves to {name, file}.
+async function openLocal(reading, step) {
+  let got;
+  try {
+    got = await reading;
+  } catch (e) {
+    setState('error');
+    $('sim-name').textContent = e.message;
+    if (!app.store) showOpen(e.message);
+    return;
+  }
+  document.body.classList.remove('library-mode');
+  $('library').hidden = true;
+  await showReplay(new Store(`file/${encodeURIComponent(got.name)}/`, dataChanged, got.file), got.name, step);
+}
+
+// showOpen is the page of a published viewer opened without a replay.
+function showOpen(problem = '') {
+  app.mode = 'open';
+  document.body.classList.add('library-mode');
+  setState('no replay');
+  const box = $('library');
+  box.hidden = false;
+  renderOpen(box, f => openLocal(readLocalFile(f), null), problem);
+}
+
+async function showReplay(store, what, step) {
   app.mode = 'replay';
   app.live = false;
   $('t-live').hidden = true;
-  const store = new Store(`replays/${encodeURIComponent(id)}/`, dataChanged);
   try {
     await store.load();
   } catch (e) {
     setState('error');
-    $('sim-name').textContent = `replay ${id}: ${e.message}`;
+    $('sim-name').textContent = `${what}: ${e.message}`;
     return;
   }
   // The first draw waits for the step's segment: drawing the page without
@@ -146,6 +195,7 @@ async function openReplay(id, step) {
   await store.whenLoaded(Math.max(-1, Math.min(store.last, step ?? -1)));
   setStore(store);
   setState('replay');
+  decodeWhenIdle(); // stopped after the replay before, or after a file that did not open
   seek(step ?? -1);
 }
 
@@ -362,7 +412,7 @@ function render() {
   // first chart costs as much as the map) follows in the next frame.
   app.sideLater = !!shown && app.firstFrameMs === undefined;
   if (app.sideLater) redraw();
-  else {
+  else if (!embedded) {
     if (changed('panel', store, shown, app.selected, app.live, app.tournament?.status, app.data)) renderPanel(app, shown);
     renderStatsPart();
     chart.draw(store, app.step);
@@ -394,6 +444,8 @@ function render() {
     // first frame draws the map alone; firstFrameMs times that one).
     loaded: !!shown && shown.step === app.step && !app.sideLater,
     gap: gap ? gap.error : null,
+    gaps: store.gaps, // every gap known: [{from, to, error}]
+    problem: store.problem, // why the replay ends early
     firstFrameMs: app.firstFrameMs ?? (app.firstFrameMs = shown ? performance.now() : undefined),
     rendered: { ...map.stats },
     transform: { x: map.ox, y: map.oy, scale: map.scale },
@@ -585,14 +637,23 @@ new ResizeObserver(redraw).observe($('mapbox'));
 // frame, as it is drawn in the next one.
 function aheadWhileIdle(deadline) {
   const store = app.store;
-  if (app.mode !== 'loading' && app.mode !== 'replay') return; // the live page, the library
+  idleAsked = false;
+  if (!['loading', 'replay', 'open'].includes(app.mode)) return; // the live page, the library
   if (app.state === 'error') return; // a replay that did not open: nothing will come to decode
   const budget = Math.min(idleAtMost, deadline.timeRemaining() - 1);
   if (store && app.seekTarget === null && !app.sideLater && budget > 1) store.decodeAhead(budget);
-  if (!store?.aheadDone) requestIdleCallback(aheadWhileIdle);
+  if (!store?.aheadDone) decodeWhenIdle();
 }
 const idleAtMost = 10; // ms of decoding ahead in one idle period
-if (window.requestIdleCallback) requestIdleCallback(aheadWhileIdle);
+let idleAsked = false;
+// decodeWhenIdle (re)starts aheadWhileIdle: at start-up, and for a replay
+// file opened after the last one was decoded (a dropped file).
+function decodeWhenIdle() {
+  if (idleAsked || !window.requestIdleCallback) return;
+  idleAsked = true;
+  requestIdleCallback(aheadWhileIdle);
+}
+decodeWhenIdle();
 
 requestAnimationFrame(frame);
 start().catch(e => {

@@ -15,11 +15,16 @@ const checkLimit = 400; // checkpoints kept at most
 const retryAfter = 1000; // ms before a segment that failed or was short is asked for again
 const showWait = 150; // ms that loads wait at most for the page to show a step that came alone (shown)
 const retrySoon = 150; // ms, instead, when the steps it lacked are known to exist
+const localBatch = 3; // segments of a replay file decompressed in one task
 
 export class Store {
-  constructor(base, onChange) {
+  // local, when set, is a replay file read in the page (replayfile.js):
+  // the store takes its index and segments from it instead of asking the
+  // server.
+  constructor(base, onChange, local = null) {
     this.base = base; // URL prefix ending in '/'
     this.onChange = onChange;
+    this.local = local;
     this.static = null;
     this.sim = '';
     this.teams = [];
@@ -75,7 +80,7 @@ export class Store {
   }
 
   async fetchIndex() {
-    const idx = await getJSON(this.base + 'index.json' + this.query());
+    const idx = this.local ? this.local.index() : await getJSON(this.base + 'index.json' + this.query());
     if (this.static && idx.sim !== this.sim) return; // another simulation by now
     if (!this.static) this.setMeta(idx);
     this.last = Math.max(this.last, idx.last);
@@ -161,6 +166,7 @@ export class Store {
     if (snap || this.gapAt(step)) return snap ?? null;
     const g = this.segmentOf(step);
     let found = null;
+    if (this.local) this.takeLocal(g); // a replay file: its segments are at hand
     if (this.raw.has(g)) found = this.decodeTo(g, step);
     if (found && !background) this.remember(found);
     if (!found && !this.raw.has(g) && !this.gapAt(step) && !this.stepLoads.has(step)) this.fetchSegment(g, background);
@@ -191,7 +197,7 @@ export class Store {
   // steps around it.
   seekTo(step) {
     if (this.afterShown && this.afterShown.step !== step) this.shown(this.afterShown.step); // the page moved on
-    if (step > this.last || this.frames.has(step) || this.gapAt(step) || !this.static) return;
+    if (step > this.last || this.frames.has(step) || this.gapAt(step) || !this.static || this.local) return;
     const g = this.segmentOf(step);
     if (this.raw.has(g) || this.stepLoads.has(step) || (this.segments && !this.segments.has(g))) return;
     if (this.stepLoads.size) {
@@ -251,6 +257,7 @@ export class Store {
   }
 
   fetchSegment(g, background = false) {
+    if (this.local) return this.takeLocal(g);
     if (this.loading.has(g) && !background) this.awaited.add(g); // a background load the page now waits for
     if (this.raw.has(g) || this.loading.has(g) || !this.static) return;
     if (this.segments && !this.segments.has(g)) return;
@@ -278,6 +285,14 @@ export class Store {
         this.fillNext();
       });
     this.loading.set(g, p);
+  }
+
+  // takeLocal adds segment g of a replay file read in the page.
+  takeLocal(g) {
+    if (this.raw.has(g) || !this.static || (this.segments && !this.segments.has(g))) return;
+    if (this.gapAt(g === 0 ? -1 : g * this.interval)) return;
+    const { body, error } = this.local.segment(g);
+    this.addSegment(g, body, error);
   }
 
   // addSegment keeps a segment's records; they are decoded when a step of
@@ -449,6 +464,22 @@ export class Store {
     if (this.fill) return;
     this.fill = true;
     if (!this.segments) return;
+    if (this.local) {
+      // A replay file: its segments are decompressed a few at a time, each
+      // batch a task of its own, so that a seek right after the first frame
+      // does not wait for all of them (it takes its own segment at once).
+      const todo = [...this.segments];
+      this.packed = new Promise(resolve => {
+        const batch = () => {
+          for (const g of todo.splice(0, localBatch)) if (this.rawBytes <= rawLimit) this.takeLocal(g);
+          if (todo.length) return setTimeout(batch);
+          this.onChange();
+          resolve();
+        };
+        setTimeout(batch);
+      }).finally(() => (this.packed = null));
+      return;
+    }
     const sim = this.sim;
     const url = `${this.base}segments${this.query()}`;
     const early = takeEarly(this.base, 'all');

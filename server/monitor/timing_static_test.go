@@ -1,0 +1,89 @@
+package monitor_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/internal/matchtest"
+	"github.com/massim-go/massim/publish"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+)
+
+// TestTiming_StaticSite measures the published site (no assertions: the
+// figures go into the notes). Run it as
+//
+//	MASSIM_TIMING=static go test -run TestTiming_StaticSite -v ./server/monitor/
+//
+// It publishes a 400-step and a 3,000-step replay of 2 × 50 agents on a
+// 100 × 100 map, serves the site with python3 -m http.server and reports,
+// in headless Chromium, the time from navigation to the first frame and of
+// seeks right after it and once the page has read the whole replay; the
+// same served by Go's http.FileServer and by massim replay, for comparison.
+func TestTiming_StaticSite(t *testing.T) {
+	if os.Getenv("MASSIM_TIMING") == "" {
+		t.Skip("set MASSIM_TIMING=static to measure")
+	}
+	dir, root := t.TempDir(), t.TempDir()
+	for _, steps := range []int{400, 3000} {
+		cfg, err := matchtest.Config(2, 50, 100, steps)
+		require.NoError(t, err)
+		rec, err := matchtest.Record(cfg, 0, matchtest.Options{Seed: 1, Players: 2}, t.TempDir(), 0)
+		require.NoError(t, err)
+		data, err := os.ReadFile(rec.Path)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%d.mreplay", steps)), data, 0o644))
+	}
+	rep, err := publish.Publish(dir, filepath.Join(root, "site"), publish.Options{})
+	require.NoError(t, err)
+	url, _ := staticServer(t, root)
+	lib := startLibrary(t, dir)                                    // the same replays served by massim replay, for comparison
+	goFiles := httptest.NewServer(http.FileServer(http.Dir(root))) // and the site by a faster static server
+	t.Cleanup(goFiles.Close)
+	page := openBrowser(t)
+	for _, s := range rep.Site.Loose {
+		for _, way := range []struct{ name, url string }{
+			{"static site (python3 -m http.server)", url + "/site/viewer/?src=../" + s.Replay},
+			{"static site (Go http.FileServer)", goFiles.URL + "/site/viewer/?src=../" + s.Replay},
+			{"massim replay", lib.URL + "/?replay=" + fmt.Sprintf("r%d.mreplay", s.Steps)},
+		} {
+			opens, early, loaded := timeReplay(page, way.url, s.Steps)
+			t.Logf("%s, %d-step replay (%d bytes): first frame median %.0f ms (max %.0f) of %d opens; seek right after opening median %.0f ms (max %.0f); once read whole median %.0f ms (max %.0f)",
+				way.name, s.Steps, s.Size, middle(opens), slices.Max(opens), len(opens), middle(early), slices.Max(early), middle(loaded), slices.Max(loaded))
+		}
+	}
+	assert.Empty(t, page.Errors(), "JavaScript errors")
+}
+
+// timeReplay opens url 5 times, seeking three times right after each
+// opening, then seeks 10 times once the page has read the whole replay:
+// the times to the first frame and of the seeks, in ms.
+func timeReplay(page *browsertest.Page, url string, steps int) (opens, early, loaded []float64) {
+	for range 5 {
+		page.Navigate("about:blank")
+		page.Navigate(url)
+		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
+		var ms float64
+		page.Eval(`massim.firstFrameMs`, &ms)
+		opens = append(opens, ms)
+		for _, step := range earlySeeks[:3] {
+			page.Eval(fmt.Sprintf(seekJS, step*steps/3000), &ms)
+			early = append(early, ms)
+		}
+	}
+	page.Eval(fmt.Sprintf(seekJS, steps-1), nil)
+	page.Wait(`massim.statsUpTo >= massim.last`)
+	for _, step := range loadedSeeks {
+		var ms float64
+		page.Eval(fmt.Sprintf(seekJS, step*steps/3000), &ms)
+		loaded = append(loaded, ms)
+	}
+	return opens, early, loaded
+}

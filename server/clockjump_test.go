@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -34,16 +33,7 @@ func TestLaunch_AtAClockTimeFollowsTheWallClockWhenItJumps(t *testing.T) {
 	clock := &jumpingClock{base: time.Date(2026, 6, 1, 10, 0, 0, 0, time.Local), began: time.Now()}
 	cfg := testConfig(t, 5, 2, 1)
 	cfg.Server.Launch = "12:00"
-	started := simStarted{make(chan struct{})}
-	srv := New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel),
-		Options{Listen: "127.0.0.1:0", Observers: []Observer{started}, Now: clock.now})
-	done := make(chan error, 1)
-	go func() {
-		_, err := runTournament(t, srv)
-		done <- err
-	}()
-	require.Eventually(t, func() bool { return srv.Control().Status().Next != nil }, 30*time.Second, time.Millisecond,
-		"the tournament waits for its launch")
+	_, started, done := runUntilLaunchWait(t, cfg, Options{Now: clock.now})
 	read := clock.reads.Load()
 	require.Eventually(t, func() bool { return clock.reads.Load() > read }, 30*time.Second, time.Millisecond,
 		"the wait has looked at the clock before the jump")

@@ -58,9 +58,42 @@ func (s *Server) awaitLaunch(ctx context.Context) error {
 	s.log.Info().Time("at", spec.At).Msg("tournament starts at the launch time")
 	s.ctrl.startsAt(spec.At)
 	s.statusChanged()
-	t := time.NewTimer(spec.Delay)
+	if spec.Kind == config.LaunchAtTime {
+		return s.launchAtClockTime(ctx, spec.At)
+	}
+	t := time.NewTimer(spec.Delay) // "<N>s": N seconds of monotonic time, whatever the wall clock does
 	defer t.Stop()
 	return launchWhen(ctx, s, t.C)
+}
+
+// launchRecheck is how often a wait for an "HH:mm" launch looks at the wall
+// clock again.
+const launchRecheck = time.Second
+
+// launchAtClockTime waits until the wall clock shows at ("HH:mm"). A timer
+// alone would run on monotonic time and miss the moment by as much as the
+// wall clock is set forward or back meanwhile (NTP, an admin): the wait
+// looks at the wall clock again every launchRecheck (docs/tournaments.md,
+// "Clock jumps").
+func (s *Server) launchAtClockTime(ctx context.Context, at time.Time) error {
+	at = at.Round(0) // wall time only: Sub below compares wall clocks
+	for {
+		left := at.Sub(s.now())
+		if left <= 0 {
+			return nil
+		}
+		t := time.NewTimer(min(left, launchRecheck))
+		err := launchWhen(ctx, s, t.C)
+		t.Stop()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-s.ctrl.launchRequested(): // closed by the launch command
+			return nil
+		default:
+		}
+	}
 }
 
 // rosterWithoutCommands is the roster of the teams that connect by

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 )
@@ -41,6 +42,24 @@ func (o simStarted) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapsh
 func (o simStarted) StepDone(SimInfo, *scenario.Snapshot)                           {}
 func (o simStarted) SimulationEnded(SimInfo, SimResult)                             {}
 
+// runUntilLaunchWait runs the tournament of cfg until it waits for its
+// launch; started closes when its first simulation starts, done gets
+// Run's error.
+func runUntilLaunchWait(t *testing.T, cfg *config.Config, opts Options) (srv *Server, started simStarted, done <-chan error) {
+	t.Helper()
+	started = simStarted{make(chan struct{})}
+	opts.Listen, opts.Observers = "127.0.0.1:0", append(opts.Observers, started)
+	srv = New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), opts)
+	ended := make(chan error, 1)
+	go func() {
+		_, err := runTournament(t, srv)
+		ended <- err
+	}()
+	require.Eventually(t, func() bool { return srv.Control().Status().Next != nil }, 30*time.Second, time.Millisecond,
+		"the tournament waits for its launch")
+	return srv, started, ended
+}
+
 // TestRun_TheLaunchCommandStartsAnyLaunchSetting: an unattended server
 // waiting for a key, a far launch time or its agents starts at once on the
 // launch command (POST /admin/launch).
@@ -58,17 +77,7 @@ func TestRun_TheLaunchCommandStartsAnyLaunchSetting(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t, 20, 2, 1)
 			cfg.Server.Launch = tc.launch
-			started := simStarted{make(chan struct{})}
-			opts := tc.opts
-			opts.Listen, opts.Observers = "127.0.0.1:0", []Observer{started}
-			srv := New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), opts)
-			done := make(chan error, 1)
-			go func() {
-				_, err := runTournament(t, srv)
-				done <- err
-			}()
-			require.Eventually(t, func() bool { return srv.Control().Status().Next != nil }, 30*time.Second, time.Millisecond,
-				"the tournament waits for its launch")
+			srv, started, done := runUntilLaunchWait(t, cfg, tc.opts)
 			require.NoError(t, srv.Control().Launch())
 			select {
 			case <-started.started:

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/massim-go/massim/internal/atomicfile"
 	"github.com/massim-go/massim/internal/filestamp"
 )
 
@@ -33,19 +34,14 @@ func writeResultFile(dir string, end time.Time, sims []SimOutcome) (string, erro
 			name = base + "-" + strconv.Itoa(n) + ".json"
 		}
 		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		// Atomic: a crash never leaves a result file with part of its
+		// content (the crash loop, docs/tournaments.md).
+		err := atomicfile.Create(path, data, atomicfile.Options{Durable: true})
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return "", fmt.Errorf("write result file: %w", err)
-		}
-		_, werr := f.Write(data)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return "", fmt.Errorf("write result file %s: %w", path, werr)
 		}
 		return path, nil
 	}

@@ -56,6 +56,9 @@ func (s *Server) openTournament() (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := s.removeTemporaryFiles(dir); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case old != nil && s.opts.Resume:
@@ -151,6 +154,9 @@ func (s *Server) resume(dir, checksum string, parts map[string]string, old *Mani
 		if index++; index == len(s.cfg.Match) {
 			match, index = match+1, 0
 		}
+	}
+	if err := s.removeUnrecordedResults(dir, old); err != nil {
+		return nil, err
 	}
 	rec := &record{dir: dir, manifest: *old, now: s.now, log: s.log}
 	if rec.stats, err = resumedStats(dir, old); err != nil {

@@ -100,7 +100,7 @@ func (s *Server) runPlan(ctx context.Context, p *plan) (summary Summary, finishe
 // The match's result file lists all its completed simulations.
 func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.Team) (MatchResult, error) {
 	prior := p.record.simulationsOf(no)
-	start := s.now()
+	start := s.stamp()
 	if len(prior) > 0 {
 		start = time.UnixMilli(prior[0].MatchStart) // the match keeps its name (replay folder)
 	}
@@ -124,8 +124,11 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 		outcome := SimOutcome{Info: info, Result: result}
 		outcome.Commands, outcome.Notes = commands.simulationEnded(info.Teams, result.Agents)
 		mr.Simulations = append(mr.Simulations, outcome)
-		p.record.addSimulation(simRecord(outcome))
+		// The stats first: a crash between the two leaves stats of a
+		// simulation the manifest does not hold, which a resume drops
+		// (resumedStats), never a recorded simulation without its stats.
 		p.record.addStats(simStats(outcome))
+		p.record.addSimulation(simRecord(outcome))
 		s.ctrl.simulationEnded()
 		s.announceNext(p, no, i, mr.Teams)
 		if err := s.waitBetweenSimulations(ctx); err != nil {
@@ -151,6 +154,18 @@ func (s *Server) simulationStart() time.Time {
 	}
 	s.lastStart = start
 	return start
+}
+
+// stamp is the time that names a match's replays and result file: now,
+// but never before the latest simulation start, so that names sort in
+// playing order even when the wall clock is set back meanwhile
+// (docs/tournaments.md, "Clock jumps").
+func (s *Server) stamp() time.Time {
+	now := s.now()
+	if now.Before(s.lastStart) {
+		return s.lastStart
+	}
+	return now
 }
 
 // sleepCtx sleeps for d or until ctx ends.
@@ -209,7 +224,7 @@ func (s *Server) waitBetweenSimulations(ctx context.Context) error {
 // tournament folder and records it; it returns the file ("" when none was
 // written: no folder, or a write that failed and is retried).
 func (s *Server) writeMatchResult(p *plan, no int, sims []SimOutcome) string {
-	p.record.addMatchResult(no, sims, s.now())
+	p.record.addMatchResult(no, sims, s.stamp())
 	if f, ok := p.record.resultFile(no); ok && f.Simulations == len(sims) {
 		return filepath.Join(p.record.dir, f.File)
 	}

@@ -36,6 +36,10 @@ func runReplayVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	began := time.Now()
 	r, err := compact.Open(fs.Arg(0))
+	if errors.Is(err, compact.ErrEndsEarly) { // killed as it began the file: nothing to differ
+		fmt.Fprintf(stdout, "the replay is incomplete: it holds no step: %v\n", err)
+		return &exitError{code: exitIncompleteReplay}
+	}
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}

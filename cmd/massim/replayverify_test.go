@@ -91,7 +91,6 @@ func TestReplayVerify_ExitCodesAndMessages(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"truncated header", data[:5], "the replay file ends before its first chunk"},
 		{"flipped byte", flip(data, len(data)/2), "damaged"},
 		{"not a replay", []byte(`{"sim":"x"}`), "not a compact replay"},
 	} {
@@ -102,6 +101,15 @@ func TestReplayVerify_ExitCodesAndMessages(t *testing.T) {
 		assert.Equal(t, 1, run([]string{"replay", "verify", p}, &out, &errOut), tc.name)
 		assert.Contains(t, errOut.String(), tc.want, tc.name)
 		assert.False(t, strings.Contains(errOut.String(), "panic"), tc.name)
+	}
+	// Cut in its header or match record: it holds no step, which is no
+	// difference: incomplete.
+	for _, cut := range []int{5, 20} {
+		p := filepath.Join(t.TempDir(), "r"+compact.Extension)
+		require.NoError(t, os.WriteFile(p, data[:cut], 0o644))
+		out.Reset()
+		assert.Equal(t, exitIncompleteReplay, run([]string{"replay", "verify", p}, &out, &errOut), "cut at %d", cut)
+		assert.Contains(t, out.String(), "the replay is incomplete: it holds no step", "cut at %d", cut)
 	}
 }
 

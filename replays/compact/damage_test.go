@@ -164,3 +164,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDamage_CutInTheMatchRecordSaysTheFileEndsEarly: a replay whose
+// server was killed before its match record was whole holds no step, and
+// Open says so (ErrEndsEarly), not that the file is damaged.
+func TestDamage_CutInTheMatchRecordSaysTheFileEndsEarly(t *testing.T) {
+	f := damagedFixture(t)
+	header := len(compact.Magic) + 1
+	metaEnd := int(f.chunks[0].Offset) // the first chunk of steps follows the match record
+	for cut := 0; cut < metaEnd; cut++ {
+		_, err := compact.Parse(bytes.Clone(f.data[:cut]))
+		require.Error(t, err, "cut at %d", cut)
+		assert.ErrorIs(t, err, compact.ErrEndsEarly, "cut at %d (header %d, match record to %d)", cut, header, metaEnd)
+	}
+	flipped := bytes.Clone(f.data[:metaEnd-1])
+	flipped[header] ^= 0xff // not a chunk header: damage, not a cut
+	_, err := compact.Parse(flipped)
+	assert.NotErrorIs(t, err, compact.ErrEndsEarly)
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -78,7 +79,7 @@ func Parse(data []byte) (*Replay, error) {
 
 func parse(data []byte) (*Replay, error) {
 	if len(data) < fileHeaderSize && string(data) == (Magic + string(rune(Version)))[:len(data)] {
-		return nil, errors.New("the replay file ends before its first chunk: the server stopped writing it at once, or its disk was full or read-only")
+		return nil, fmt.Errorf("the replay file ends before its first chunk: %w", ErrEndsEarly)
 	}
 	if !IsReplay(data) || len(data) < fileHeaderSize {
 		return nil, errors.New("not a compact replay (no MASSIMRP header)")
@@ -87,6 +88,9 @@ func parse(data []byte) (*Replay, error) {
 		return nil, fmt.Errorf("compact replay version %d, this program reads version %d", v, Version)
 	}
 	r := &Replay{data: data, Size: int64(len(data)), Last: -2}
+	if cutInFirstChunk(data) {
+		return nil, fmt.Errorf("the replay file ends in its match record (its first chunk, %d bytes in): %w", len(data), ErrEndsEarly)
+	}
 	h, payload, err := readChunk(data, fileHeaderSize)
 	if err == nil && h.kind != ChunkMeta {
 		err = fmt.Errorf("first chunk is %q, not the match record: %w", h.kind, ErrDamaged)
@@ -108,6 +112,23 @@ func parse(data []byte) (*Replay, error) {
 	r.Indexed = indexed
 	r.link(chunks, problems)
 	return r, nil
+}
+
+// ErrEndsEarly marks a replay file that ends before its match record is
+// whole: it holds no step. A server killed as it began the replay leaves
+// one (docs/replays.md, "Verifying a replay").
+var ErrEndsEarly = errors.New("the server stopped writing it at once, or its disk was full or read-only")
+
+// cutInFirstChunk tells whether data ends inside its first chunk: a part
+// of its header that is whole so far, or a whole header whose payload the
+// file cuts.
+func cutInFirstChunk(data []byte) bool {
+	rest := data[fileHeaderSize:]
+	if len(rest) < chunkHeaderSize {
+		return len(rest) == 0 || strings.HasPrefix(chunkMagic, string(rest[:min(len(rest), len(chunkMagic))]))
+	}
+	h, err := parseChunkHeader(rest)
+	return err == nil && chunkHeaderSize+h.size > len(rest)
 }
 
 // readChunk checks and decompresses the chunk at off.

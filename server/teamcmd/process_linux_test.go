@@ -17,6 +17,7 @@ import (
 )
 
 func TestTeamCommand_PlaceholdersEnvironmentDirAndItsOwnGroup(t *testing.T) {
+	unsetInherited(t, "MASSIM_") // e.g. MASSIM_ARTIFACTS from scripts/test.sh
 	t.Setenv("MASSIM_ADMIN_TOKEN", "secret")
 	t.Setenv("TEST_FROM_SERVER", "inherited")
 	rec := tempFile(t, "rec")
@@ -134,4 +135,17 @@ func TestTeamCommand_AKilledSupervisorTakesTheTeamsGroupWithIt(t *testing.T) {
 	require.NoError(t, syscall.Kill(p.SupervisorPID(), syscall.SIGKILL))
 	<-p.Done()
 	requireGone(t, r.PGID, r.PID, inGroup)
+}
+
+// unsetInherited removes the variables with prefix that the test process
+// inherited, for the test's duration: the command's environment is
+// compared whole.
+func unsetInherited(t *testing.T, prefix string) {
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, prefix) {
+			t.Setenv(k, v) // restored at the end
+			require.NoError(t, os.Unsetenv(k))
+		}
+	}
 }

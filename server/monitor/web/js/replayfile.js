@@ -185,7 +185,7 @@ export class ReplayFile {
       } catch (e) {
         if (d.length - off < chunkHeaderSize) {
           if (d.length - off < footerSize || ascii.decode(d.subarray(d.length - 8)) !== footerMagic) {
-            problems.push({ step: noStep, cut: true, err: `the file ends inside a chunk header at byte ${off}: the server stopped while writing it` });
+            problems.push({ step: noStep, cut: true, err: `the file ends inside a chunk header at byte ${off}: the server stopped while writing it, or its disk was full or read-only` });
           }
           break;
         }
@@ -198,7 +198,7 @@ export class ReplayFile {
       const end = off + chunkHeaderSize + h.size;
       if (end > d.length) {
         problems.push({ step: h.kind === kindSteps ? h.first : noStep, cut: true,
-          err: `the last chunk (from step ${h.first}) is cut off: the server stopped while writing it` });
+          err: `the last chunk (from step ${h.first}) is cut off: the server stopped while writing it, or its disk was full or read-only` });
         break;
       }
       if (h.kind === kindSteps) {
@@ -261,8 +261,24 @@ export class ReplayFile {
     this.problem = '';
     if (this.last < steps - 1) {
       this.problem = cause(this.last + 1, steps - 1) ||
-        `the replay ends after step ${this.last} of ${steps - 1} (the simulation was cut short)`;
+        `the replay ends after step ${this.last} of ${steps - 1} (${this.endCause(bad)})`;
     }
+  }
+
+  // endCause says why a replay without damage ends early (as link.go's
+  // endCause): only a writer that closed the file (its index is there)
+  // knows the simulation ended there.
+  endCause(bad) {
+    let first = noStep;
+    for (const step of bad.keys()) {
+      if (step > this.last && (first === noStep || step < first)) first = step;
+    }
+    if (first !== noStep) return bad.get(first); // a chunk cut off while it was written
+    if (!this.indexed) {
+      return 'the file ends without the index the server writes last: the server stopped writing it here, ' +
+        "or its disk was full or read-only; the server's log says which";
+    }
+    return 'the simulation was cut short';
   }
 
   segmentOf(step) {

@@ -57,10 +57,10 @@ func (r *record) wrote(path string, err error) {
 // retryFailed writes again what failed before. Only the tournament's
 // retry loop and the tournament goroutine call it, under r.mu.
 func (r *record) retryFailed() {
-	if _, ok := r.failing[r.manifestPath()]; ok {
-		r.saveNow()
-	} else if _, ok := r.failing[r.standingsPath()]; ok {
-		r.saveNow()
+	_, manifest := r.failing[r.manifestPath()]
+	_, standings := r.failing[r.standingsPath()]
+	if manifest || standings {
+		r.saveNow() // both: the standings derive from the manifest
 	}
 	if _, ok := r.failing[r.statsPath()]; ok {
 		r.saveStats()

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -79,7 +77,7 @@ const unprivileged = 65534
 // commands) whose results, replays and log go to the folders given.
 type diskFaultServe struct {
 	cmd    *exec.Cmd
-	output *lineLog
+	output *lockedBuffer
 	done   chan struct{}
 	err    error
 }
@@ -117,7 +115,7 @@ func startDiskFaultServeWith(t *testing.T, commands bool, results, replays, logs
 	)...).Replace(string(text))
 	require.NoError(t, os.WriteFile(conf, []byte(edited), 0o644))
 	args := append([]string{"serve", "-conf", conf, "-port", "0", "-pace", pace}, extra...)
-	s := &diskFaultServe{cmd: exec.Command(bin, args...), output: &lineLog{}, done: make(chan struct{})}
+	s := &diskFaultServe{cmd: exec.Command(bin, args...), output: &lockedBuffer{}, done: make(chan struct{})}
 	if !commands {
 		// As a user of its own, whose folders a test can make read-only.
 		for _, d := range []string{dir, results, replays, logs, filepath.Dir(bin)} {
@@ -167,27 +165,8 @@ func (s *diskFaultServe) wait(t *testing.T) int {
 	return 0
 }
 
-// lineLog collects a process's output and lets a test wait for a line.
-type lineLog struct {
-	mu   sync.Mutex
-	text strings.Builder
-}
-
-func (l *lineLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.text.Write(p)
-	return len(p), nil
-}
-
-func (l *lineLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.text.String()
-}
-
 // await waits (bounded) until the output holds want.
-func (l *lineLog) await(t *testing.T, want string) {
+func (l *lockedBuffer) await(t *testing.T, want string) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for !strings.Contains(l.String(), want) {
@@ -360,5 +339,3 @@ func checkJSONLines(t *testing.T, data []byte) {
 	}
 	require.LessOrEqual(t, bad, 1, "at most the line the disk cut")
 }
-
-var _ io.Writer = (*lineLog)(nil)

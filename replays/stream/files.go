@@ -165,9 +165,11 @@ func (c *CompactFiles) send(op fileOp) { replays.HandOff(c.ops, op, c.log, "comp
 // run is the writer goroutine.
 func (c *CompactFiles) run() {
 	defer close(c.done)
-	retry := time.NewTicker(retryEvery)
-	defer retry.Stop()
 	for {
+		var retry <-chan time.Time // only while a writer waits for room: an idle server is not woken
+		if len(c.stalled) > 0 {
+			retry = time.After(retryEvery)
+		}
 		select {
 		case op, ok := <-c.ops:
 			if !ok {
@@ -176,7 +178,7 @@ func (c *CompactFiles) run() {
 				return
 			}
 			c.do(op)
-		case <-retry.C:
+		case <-retry:
 		}
 		c.retryStalled()
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/internal/loadtest"
 )
 
 // buildBase is the image scripts/install/podman.sh builds for the build
@@ -221,12 +222,12 @@ func get(t *testing.T, url string) string {
 	return b.String()
 }
 
+// freePort is loadtest.FreePort: never a port this process handed out before.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := loadtest.FreePort()
 	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 func goEnv(t *testing.T, key string) string {

@@ -5,7 +5,6 @@ package slurmtest
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/massim-go/massim/internal/loadtest"
 )
 
 // StartTimeout bounds how long Start waits for the node to become idle.
@@ -176,13 +177,14 @@ func config(dir, node, hardware, mungeSocket string, ctldPort, slurmdPort int) s
 	return b.String()
 }
 
+// freePort is loadtest.FreePort: slurmctld's and slurmd's ports are never
+// the same one, nor one another test of this process holds.
 func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := loadtest.FreePort()
 	if err != nil {
 		t.Fatalf("slurmtest: a free port: %v", err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 // Env is this process's environment with SLURM_CONF naming the cluster's

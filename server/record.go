@@ -160,37 +160,37 @@ func (r *record) standings() []Standing {
 	return ComputeStandings(r.manifest.Teams, r.manifest.Simulations)
 }
 
-// saveNow writes the manifest, then the standings derived from it, each
-// atomically, and notes a failure for the retries (recordretry.go) instead
-// of returning it; it reports whether both are on disk. Called under r.mu.
-func (r *record) saveNow() bool {
-	now := r.now()
-	r.manifest.Updated = now.UTC()
-	if r.dir == "" {
-		return true
+// saveNow writes the manifest and the standings and notes a failure for the
+// retries (recordretry.go) instead of returning it; it reports whether both
+// are on disk. Called under r.mu.
+func (r *record) saveNow() bool { return r.writeFiles(r.wrote) == nil }
+
+// save writes the manifest and the standings, creating the folder: the
+// start of a tournament, which fails when they cannot be written.
+func (r *record) save() error {
+	if r.dir != "" {
+		if err := os.MkdirAll(r.dir, 0o755); err != nil {
+			return fmt.Errorf("create tournament folder: %w", err)
+		}
 	}
-	err := writeJSONAtomic(r.manifestPath(), r.manifest)
-	r.wrote(r.manifestPath(), err)
-	if err != nil {
-		return false
-	}
-	err = WriteStandingsFile(r.standingsPath(), NewStandingsFile(r.manifest.Teams, r.manifest.Simulations, now))
-	r.wrote(r.standingsPath(), err)
-	return err == nil
+	return r.writeFiles(func(string, error) {})
 }
 
-// save writes the manifest, then the standings, each atomically.
-func (r *record) save() error {
+// writeFiles writes the manifest, then the standings derived from it, each
+// atomically (the standings not when the manifest failed); note sees the
+// outcome of each write.
+func (r *record) writeFiles(note func(path string, err error)) error {
 	now := r.now()
 	r.manifest.Updated = now.UTC()
 	if r.dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
-		return fmt.Errorf("create tournament folder: %w", err)
-	}
-	if err := writeJSONAtomic(r.manifestPath(), r.manifest); err != nil {
+	err := writeJSONAtomic(r.manifestPath(), r.manifest)
+	note(r.manifestPath(), err)
+	if err != nil {
 		return err
 	}
-	return WriteStandingsFile(r.standingsPath(), NewStandingsFile(r.manifest.Teams, r.manifest.Simulations, now))
+	err = WriteStandingsFile(r.standingsPath(), NewStandingsFile(r.manifest.Teams, r.manifest.Simulations, now))
+	note(r.standingsPath(), err)
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -261,6 +262,18 @@ func (p *Page) Viewport(width, height int, phone bool) {
 		opts = append(opts, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
 	p.do("viewport", chromedp.EmulateViewport(int64(width), int64(height), opts...))
+}
+
+// ThrottleCPU slows the page's CPU down rate times (DevTools' CPU
+// throttling, 1 = full speed): for tests of what a person sees while the
+// page is still busy, which on a fast machine may be over before the
+// first frame that could show it.
+func (p *Page) ThrottleCPU(rate float64) {
+	p.t.Helper()
+	p.do("throttle CPU", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
+		return err
+	}))
 }
 
 // Key presses and releases a key: a character, or a key of package

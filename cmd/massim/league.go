@@ -41,7 +41,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
-			"       massim league -conf FILE -dir DIR -slurm [-submit] [-slurm-opt OPT]...\n"+
+			"       massim league -conf FILE -dir DIR -slurm [-parallel N] [-submit] [-slurm-opt OPT]...\n"+
 			"       massim league -dir DIR -merge")
 		fs.PrintDefaults()
 	}
@@ -59,6 +59,18 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := onSlurm.check(); err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if onSlurm.enabled() {
+		// Slurm plays the matches on its nodes: -parallel becomes the
+		// array's limit, and there is no page here to follow them on.
+		if *monitor != "off" {
+			return &exitError{code: 2, err: errors.New("-monitor does not go with -slurm: the matches run on the cluster's nodes (follow them with squeue, and publish the league's folder when it is done)")}
+		}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "parallel" {
+				onSlurm.atOnce = *parallel
+			}
+		})
 	}
 	if *merge {
 		return mergeLeague(*dir, stdout, stderr)

@@ -18,6 +18,7 @@ type leagueSlurmFlags struct {
 	write   bool
 	submit  bool
 	options []string
+	atOnce  int // -parallel given with -slurm: the array's limit (0: Slurm decides)
 }
 
 func (f *leagueSlurmFlags) register(fs *flag.FlagSet) {
@@ -47,7 +48,7 @@ func (f *leagueSlurmFlags) run(ctx context.Context, dir string, matches int, std
 	if err != nil {
 		return fmt.Errorf("the path of this massim binary, for the jobs: %w", err)
 	}
-	s := slurm.Scripts{Dir: dir, Massim: massim, Matches: matches, Options: f.options}
+	s := slurm.Scripts{Dir: dir, Massim: massim, Matches: matches, AtOnce: f.atOnce, Options: f.options}
 	if err := s.Write(); err != nil {
 		return err
 	}

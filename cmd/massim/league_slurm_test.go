@@ -49,3 +49,31 @@ func TestLeagueSlurmFlags(t *testing.T) {
 	require.Contains(t, string(script), "#SBATCH --array=0-3\n")
 	require.Contains(t, string(script), "#SBATCH --qos=low\n")
 }
+
+// TestLeague_SlurmTakesParallelAsTheArrayLimitAndRefusesMonitor: with
+// -slurm, -parallel N limits the array to N tasks at a time (%N), and
+// -monitor, which would have nothing to show here, is refused.
+func TestLeague_SlurmTakesParallelAsTheArrayLimitAndRefusesMonitor(t *testing.T) {
+	root := t.TempDir()
+	conf := leagueConfig(t, root, []string{"A", "B", "C"}, 5, 0)
+	for _, c := range []struct {
+		args  []string
+		array string
+	}{
+		{nil, "#SBATCH --array=0-2\n"},
+		{[]string{"-parallel", "2"}, "#SBATCH --array=0-2%2\n"},
+	} {
+		dir := filepath.Join(t.TempDir(), "league")
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"league", "-conf", conf, "-dir", dir, "-slurm"}, c.args...)
+		require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+		script, err := os.ReadFile(slurm.Path(dir, slurm.MatchesScript))
+		require.NoError(t, err)
+		require.Contains(t, string(script), c.array, "%v", c.args)
+	}
+	var stdout, stderr bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "league")
+	require.Equal(t, 2, run([]string{"league", "-conf", conf, "-dir", dir, "-slurm", "-monitor", "0"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "-monitor does not go with -slurm")
+	require.NoFileExists(t, slurm.Path(dir, slurm.MatchesScript))
+}

@@ -23,16 +23,16 @@ func FreePort() (int, error) {
 	for range 100 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return 0, fmt.Errorf("bench: find a free port: %w", err)
+			return 0, fmt.Errorf("loadtest: find a free port: %w", err)
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		if err := l.Close(); err != nil {
-			return 0, fmt.Errorf("bench: find a free port: %w", err)
+			return 0, fmt.Errorf("loadtest: find a free port: %w", err)
 		}
 		if !portsHandedOut.ports[port] {
 			portsHandedOut.ports[port] = true
 			return port, nil
 		}
 	}
-	return 0, fmt.Errorf("bench: find a free port: 100 offers were all handed out before")
+	return 0, fmt.Errorf("loadtest: find a free port: 100 offers were all handed out before")
 }

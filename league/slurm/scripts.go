@@ -27,6 +27,9 @@ type Scripts struct {
 	Massim string
 	// Matches is the number of matches of the plan: array tasks 0..Matches-1.
 	Matches int
+	// AtOnce, when above 0, is the most array tasks Slurm runs at a time
+	// (the array's "%N"; massim league -parallel N); 0 leaves it to Slurm.
+	AtOnce int
 	// Options are extra sbatch options (-slurm-opt), e.g. "--partition=short"
 	// or "--time=00:30:00". Each becomes an "#SBATCH" line of both scripts,
 	// after ours, so that an option given twice is decided by the user's.
@@ -109,8 +112,11 @@ func (s Scripts) header(job, what, output string, own ...string) string {
 // matches is the job array: task i plays match i of the plan into its
 // folder, continuing what an earlier run of the same task recorded.
 func (s Scripts) matches() string {
-	return s.header("matches", "One array task per match", "match-%a.out",
-		"--array=0-"+strconv.Itoa(s.Matches-1), "--requeue") +
+	array := "--array=0-" + strconv.Itoa(s.Matches-1)
+	if s.AtOnce > 0 {
+		array += "%" + strconv.Itoa(s.AtOnce)
+	}
+	return s.header("matches", "One array task per match", "match-%a.out", array, "--requeue") +
 		"\n" +
 		"# massim match continues a recorded match after its last finished simulation\n" +
 		"# and leaves a finished one alone, so a requeued task resumes its match.\n" +

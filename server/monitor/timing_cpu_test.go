@@ -1,13 +1,21 @@
 package monitor_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/massim-go/massim/internal/matchtest"
+	"github.com/massim-go/massim/publish"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
@@ -23,12 +31,18 @@ import (
 //
 //	MASSIM_TIMING=cpu go test -run Timing_SeekCPU -v ./server/monitor/
 //
-// The last line, "CPUTIMING …", has the medians and 90th percentiles.
+// With MASSIM_TIMING=cpu-static the same replay is published and opened
+// from the static site (served by python3 -m http.server): the page reads
+// the replay file itself. The last line, "CPUTIMING …", has the medians and 90th percentiles.
 func TestTiming_SeekCPU(t *testing.T) {
-	if os.Getenv("MASSIM_TIMING") != "cpu" {
-		t.Skip("set MASSIM_TIMING=cpu to measure")
+	mode := os.Getenv("MASSIM_TIMING")
+	if mode != "cpu" && mode != "cpu-static" {
+		t.Skip("set MASSIM_TIMING=cpu (or cpu-static) to measure")
 	}
 	url := longReplay(t)
+	if mode == "cpu-static" {
+		url = longReplayPublished(t)
+	}
 	page := openBrowser(t)
 	open := func() {
 		page.Navigate(url)
@@ -53,7 +67,11 @@ func TestTiming_SeekCPU(t *testing.T) {
 		open()
 		seek("reopen", reopenSeeks(i))
 	}
-	seeks := seekWindows(page.StopTrace())
+	events := page.StopTrace()
+	if os.Getenv("MASSIM_TIMING_TASKS") != "" {
+		logTasks(t, events)
+	}
+	seeks := seekWindows(events)
 	if len(seeks) != len(kinds) {
 		t.Fatalf("%d seeks marked in the trace, %d made", len(seeks), len(kinds))
 	}
@@ -74,6 +92,22 @@ func TestTiming_SeekCPU(t *testing.T) {
 	t.Logf("CPUTIMING early_cpu_med=%.1f early_cpu_p90=%.1f early_other_med=%.1f loaded_cpu_med=%.1f loaded_cpu_p90=%.1f early_wall_med=%.0f early_wall_p90=%.0f loaded_wall_med=%.0f",
 		middle(cpu["early"]), quantile(cpu["early"], 0.9), middle(cpu["early_other"]), middle(cpu["loaded"]), quantile(cpu["loaded"], 0.9),
 		middle(cpu["early_wall"]), quantile(cpu["early_wall"], 0.9), middle(cpu["loaded_wall"]))
+}
+
+// longReplayPublished publishes the timing tests' replay as a static site,
+// serves it with python3 -m http.server and returns the viewer's address
+// for it.
+func longReplayPublished(t *testing.T) string {
+	dir, root := t.TempDir(), t.TempDir()
+	cfg, err := matchtest.Config(2, 50, 100, 3000)
+	require.NoError(t, err)
+	_, err = matchtest.Record(cfg, 0, matchtest.Options{Seed: 1, Players: 2}, dir, 0)
+	require.NoError(t, err)
+	rep, err := publish.Publish(dir, filepath.Join(root, "site"), publish.Options{})
+	require.NoError(t, err)
+	require.Len(t, rep.Site.Loose, 1)
+	url, _ := staticServer(t, root)
+	return url + "/site/viewer/?src=../" + rep.Site.Loose[0].Replay
 }
 
 // seekCPU is what the page's main thread did during one seek, in ms.
@@ -157,4 +191,92 @@ func seekWindows(events []browsertest.TraceEvent) []seekCPU {
 		out = append(out, s)
 	}
 	return out
+}
+
+// TestTiming_EarlySeekProfile shows where the page's scripts spend their
+// time from the first frame of a replay to the end of three seeks right
+// after it (V8's sampling profiler, summed over six openings): the
+// functions with the most self time, and with the most time in them and
+// what they called. No assertions: run it as
+//
+//	MASSIM_TIMING=profile go test -run Timing_EarlySeekProfile -v ./server/monitor/
+//
+// (MASSIM_TIMING=profile-static: from the static site.)
+func TestTiming_EarlySeekProfile(t *testing.T) {
+	mode := os.Getenv("MASSIM_TIMING")
+	if mode != "profile" && mode != "profile-static" {
+		t.Skip("set MASSIM_TIMING=profile (or profile-static) to measure")
+	}
+	url := longReplay(t)
+	if mode == "profile-static" {
+		url = longReplayPublished(t)
+	}
+	page := openBrowser(t)
+	self, total := map[string]float64{}, map[string]float64{}
+	var walls []float64
+	for i := range 6 {
+		page.Navigate("about:blank")
+		page.Navigate(url)
+		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
+		page.StartProfile()
+		seeks := reopenSeeks(i)
+		if n, err := strconv.Atoi(os.Getenv("MASSIM_TIMING_SEEKS")); err == nil && n < len(seeks) {
+			seeks = seeks[:n] // profile only the first n seeks after opening
+		}
+		for _, step := range seeks {
+			var ms float64
+			page.Eval(fmt.Sprintf(seekJS, step), &ms)
+			walls = append(walls, ms)
+		}
+		for _, e := range page.StopProfile() {
+			self[e.Function] += e.Self
+			total[e.Function] += e.Total
+		}
+	}
+	t.Logf("seeks right after opening: median %.0f ms, max %.0f ms", middle(walls), slices.Max(walls))
+	top := func(what string, m map[string]float64) {
+		names := slices.Collect(maps.Keys(m))
+		slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), cmp.Compare(a, b)) })
+		for _, n := range names[:min(25, len(names))] {
+			t.Logf("%s %7.1f ms  %s", what, m[n]/6, n)
+		}
+	}
+	top("self ", self)
+	top("total", total)
+}
+
+// logTasks logs, for every seek, the main thread's tasks of over 2 ms in
+// it and the longest events inside each (a debugging aid).
+func logTasks(t *testing.T, events []browsertest.TraceEvent) {
+	slices.SortStableFunc(events, func(a, b browsertest.TraceEvent) int { return cmp.Compare(a.Ts, b.Ts) })
+	var start float64
+	main := [2]int{}
+	for _, e := range events {
+		if e.Name == "TimeStamp" {
+			var a struct{ Data struct{ Message string } }
+			_ = json.Unmarshal(e.Args, &a)
+			if a.Data.Message == "seek-start" {
+				start = e.Ts
+				main = [2]int{e.Pid, e.Tid}
+				t.Logf("---- seek")
+			} else if a.Data.Message == "seek-end" {
+				t.Logf("     end at %.1f", (e.Ts-start)/1000)
+				start = 0
+			}
+			continue
+		}
+		if start == 0 || [2]int{e.Pid, e.Tid} != main || e.Ph != "X" || e.Dur < 2000 {
+			continue
+		}
+		if e.Name == "RunTask" || e.Name == "FunctionCall" || e.Name == "Commit" || e.Name == "Paint" || e.Name == "MajorGC" || e.Name == "MinorGC" || e.Name == "Layout" || e.Name == "UpdateLayoutTree" || e.Name == "EvaluateScript" || e.Name == "FireAnimationFrame" || e.Name == "TimerFire" || e.Name == "HandlePostMessage" || e.Name == "FireIdleCallback" {
+			var a struct {
+				Data struct {
+					FunctionName, URL string
+					LineNumber        int
+				}
+			}
+			_ = json.Unmarshal(e.Args, &a)
+			t.Logf("  %7.1f %-20s wall %5.1f cpu %5.1f %s:%d", (e.Ts-start)/1000, e.Name, e.Dur/1000, e.Tdur/1000, a.Data.FunctionName, a.Data.LineNumber)
+		}
+	}
 }

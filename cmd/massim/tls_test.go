@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/tls"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -115,14 +116,47 @@ func tokenGuards(t *testing.T, secure bool) {
 					"-port", strconv.Itoa(f.port), "-team", team, "-password", "pw" + team, "-count", "1"}, &out, &errOut)
 			}()
 		}
-		require.Eventually(t, func() bool { return get(http.MethodPost, mon+"/admin/launch", "tok") == http.StatusOK },
-			60*time.Second, 50*time.Millisecond, "launched over HTTPS")
+		// Launched once both agents are in: launched before, the match is
+		// played without them and the server is gone when they come.
+		require.Eventually(t, func() bool { return bothConnected(t, client, mon) }, 60*time.Second, 20*time.Millisecond,
+			"both agents logged in over TLS")
+		assert.Equal(t, http.StatusOK, get(http.MethodPost, mon+"/admin/launch", "tok"), "launched over HTTPS")
 		require.NoError(t, srv.Wait(), "the tournament ends normally")
 		for range 2 {
-			assert.Equal(t, 0, <-results, "massim agents over TLS ends with the server's bye")
+			select {
+			case code := <-results:
+				assert.Equal(t, 0, code, "massim agents over TLS ends with the server's bye")
+			case <-time.After(60 * time.Second):
+				t.Fatal("massim agents did not end within 60 s of the server's end")
+			}
 		}
 		return
 	}
 	require.NoError(t, srv.Process.Signal(os.Interrupt))
 	_ = srv.Wait()
+}
+
+// bothConnected asks GET /admin/status whether every team of the
+// tournament has an account connected.
+func bothConnected(t *testing.T, client *http.Client, mon string) bool {
+	req, err := http.NewRequest(http.MethodGet, mon+"/admin/status", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Roster []struct{ Connected []string }
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&st) != nil || len(st.Roster) == 0 {
+		return false
+	}
+	for _, r := range st.Roster {
+		if len(r.Connected) == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -75,6 +75,10 @@ func TestClockJumps_NamesStayInPlayingOrderAndNoStepIsLost(t *testing.T) {
 	cfg := testConfig(t, 5000, steps, 2, 2, 2)
 	srv := startServerWith(t, cfg, Options{Now: clock.now, Observers: []Observer{&jumpAtEachEnd{clock: clock}}})
 	wait := sampleTeams(t, srv.Server, cfg)
+	// Launched once every agent is in: steps do not wait for an account
+	// that never logged in, so a launch before would lose their first steps.
+	accounts := len(cfg.Teams) * cfg.MaxTeamSize()
+	require.Eventually(t, func() bool { return srv.Connected() == accounts }, 30*time.Second, time.Millisecond, "every agent logged in")
 	srv.start()
 	srv.wait(t, 60*time.Second)
 	require.NoError(t, srv.err)

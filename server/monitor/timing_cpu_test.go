@@ -31,7 +31,10 @@ import (
 //
 //	MASSIM_TIMING=cpu go test -run Timing_SeekCPU -v ./server/monitor/
 //
-// With MASSIM_TIMING=cpu-static the same replay is published and opened
+// With MASSIM_TIMING_REACTION=1 the seeks after each reopening wait a
+// person's reaction time after the first frame; MASSIM_TIMING_TASKS=1
+// logs the main thread's longer tasks in every seek. With
+// MASSIM_TIMING=cpu-static the same replay is published and opened
 // from the static site (served by python3 -m http.server): the page reads
 // the replay file itself. The last line, "CPUTIMING …", has the medians and 90th percentiles.
 func TestTiming_SeekCPU(t *testing.T) {
@@ -65,6 +68,10 @@ func TestTiming_SeekCPU(t *testing.T) {
 	for i := range 6 {
 		page.Navigate("about:blank")
 		open()
+		if os.Getenv("MASSIM_TIMING_REACTION") != "" {
+			// a person's first seeks: a reaction time after the first frame
+			page.Eval(fmt.Sprintf(`new Promise(done => setTimeout(done, Math.max(0, massim.firstFrameMs + %d - performance.now())))`, reaction.Milliseconds()), nil)
+		}
 		seek("reopen", reopenSeeks(i))
 	}
 	events := page.StopTrace()

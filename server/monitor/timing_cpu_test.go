@@ -33,7 +33,10 @@ import (
 //
 // With MASSIM_TIMING_REACTION=1 the seeks after each reopening wait a
 // person's reaction time after the first frame; MASSIM_TIMING_TASKS=1
-// logs the main thread's longer tasks in every seek. With
+// logs the main thread's longer tasks in every seek (=all: every event of
+// over 2 ms on any thread); MASSIM_TIMING_CATEGORIES adds trace categories
+// (e.g. cc,disabled-by-default-cc.debug); MASSIM_TIMING_URL_TAIL is added
+// to the published page's address (e.g. &embed=1). With
 // MASSIM_TIMING=cpu-static the same replay is published and opened
 // from the static site (served by python3 -m http.server): the page reads
 // the replay file itself. The last line, "CPUTIMING …", has the medians and 90th percentiles.
@@ -58,7 +61,11 @@ func TestTiming_SeekCPU(t *testing.T) {
 			kinds = append(kinds, fmt.Sprintf("%s %d", kind, step))
 		}
 	}
-	page.StartTrace("devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "toplevel")
+	categories := []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "toplevel"}
+	if more := os.Getenv("MASSIM_TIMING_CATEGORIES"); more != "" {
+		categories = append(categories, strings.Split(more, ",")...)
+	}
+	page.StartTrace(categories...)
 	open()
 	seek("early", earlySeeks)
 	page.Eval(fmt.Sprintf(seekJS, 2999), nil)
@@ -114,7 +121,7 @@ func longReplayPublished(t *testing.T) string {
 	require.NoError(t, err)
 	require.Len(t, rep.Site.Loose, 1)
 	url, _ := staticServer(t, root)
-	return url + "/site/viewer/?src=../" + rep.Site.Loose[0].Replay
+	return url + "/site/viewer/?src=../" + rep.Site.Loose[0].Replay + os.Getenv("MASSIM_TIMING_URL_TAIL")
 }
 
 // seekCPU is what the page's main thread did during one seek, in ms.
@@ -272,7 +279,17 @@ func logTasks(t *testing.T, events []browsertest.TraceEvent) {
 			}
 			continue
 		}
-		if start == 0 || [2]int{e.Pid, e.Tid} != main || e.Ph != "X" || e.Dur < 2000 {
+		if start == 0 || e.Ph != "X" || e.Dur < 2000 {
+			continue
+		}
+		if [2]int{e.Pid, e.Tid} != main {
+			if os.Getenv("MASSIM_TIMING_TASKS") == "all" {
+				t.Logf("  %7.1f [%d/%d] %-28s wall %5.1f cpu %5.1f", (e.Ts-start)/1000, e.Pid, e.Tid, e.Name, e.Dur/1000, e.Tdur/1000)
+			}
+			continue
+		}
+		if os.Getenv("MASSIM_TIMING_TASKS") == "all" {
+			t.Logf("  %7.1f main %-28s wall %5.1f cpu %5.1f", (e.Ts-start)/1000, e.Name, e.Dur/1000, e.Tdur/1000)
 			continue
 		}
 		if e.Name == "RunTask" || e.Name == "FunctionCall" || e.Name == "Commit" || e.Name == "Paint" || e.Name == "MajorGC" || e.Name == "MinorGC" || e.Name == "Layout" || e.Name == "UpdateLayoutTree" || e.Name == "EvaluateScript" || e.Name == "FireAnimationFrame" || e.Name == "TimerFire" || e.Name == "HandlePostMessage" || e.Name == "FireIdleCallback" {

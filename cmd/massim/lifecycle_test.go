@@ -64,8 +64,16 @@ func (f serveFixture) monitorURL() string  { return "http://" + f.monitorAddr() 
 // tournament connected.
 func (f serveFixture) awaitConnected(t *testing.T, token string) {
 	t.Helper()
+	awaitConnectedAt(t, http.DefaultClient, f.monitorURL(), token)
+}
+
+// awaitConnectedAt is awaitConnected for a monitor at monitorURL reached
+// with client (an HTTPS monitor needs a client that trusts its
+// certificate).
+func awaitConnectedAt(t *testing.T, client *http.Client, monitorURL, token string) {
+	t.Helper()
 	require.Eventually(t, func() bool {
-		st, err := adminStatus(f.monitor, token)
+		st, err := adminStatusAt(client, monitorURL, token)
 		if err != nil || len(st.Roster) == 0 {
 			return false
 		}
@@ -80,13 +88,18 @@ func (f serveFixture) awaitConnected(t *testing.T, token string) {
 
 // adminStatus asks GET /admin/status of a server's monitor port.
 func adminStatus(monitor int, token string) (server.TournamentStatus, error) {
+	return adminStatusAt(http.DefaultClient, "http://127.0.0.1:"+strconv.Itoa(monitor), token)
+}
+
+// adminStatusAt asks GET /admin/status of the monitor at monitorURL.
+func adminStatusAt(client *http.Client, monitorURL, token string) (server.TournamentStatus, error) {
 	var st server.TournamentStatus
-	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(monitor)+"/admin/status", nil)
+	req, err := http.NewRequest(http.MethodGet, monitorURL+"/admin/status", nil)
 	if err != nil {
 		return st, err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return st, err
 	}

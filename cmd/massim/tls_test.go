@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"crypto/tls"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -118,8 +117,7 @@ func tokenGuards(t *testing.T, secure bool) {
 		}
 		// Launched once both agents are in: launched before, the match is
 		// played without them and the server is gone when they come.
-		require.Eventually(t, func() bool { return bothConnected(t, client, mon) }, 60*time.Second, 20*time.Millisecond,
-			"both agents logged in over TLS")
+		awaitConnectedAt(t, client, mon, "tok")
 		assert.Equal(t, http.StatusOK, get(http.MethodPost, mon+"/admin/launch", "tok"), "launched over HTTPS")
 		require.NoError(t, srv.Wait(), "the tournament ends normally")
 		for range 2 {
@@ -134,29 +132,4 @@ func tokenGuards(t *testing.T, secure bool) {
 	}
 	require.NoError(t, srv.Process.Signal(os.Interrupt))
 	_ = srv.Wait()
-}
-
-// bothConnected asks GET /admin/status whether every team of the
-// tournament has an account connected.
-func bothConnected(t *testing.T, client *http.Client, mon string) bool {
-	req, err := http.NewRequest(http.MethodGet, mon+"/admin/status", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer tok")
-	resp, err := client.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var st struct {
-		Roster []struct{ Connected []string }
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&st) != nil || len(st.Roster) == 0 {
-		return false
-	}
-	for _, r := range st.Roster {
-		if len(r.Connected) == 0 {
-			return false
-		}
-	}
-	return true
 }

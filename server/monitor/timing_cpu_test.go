@@ -50,10 +50,7 @@ func TestTiming_SeekCPU(t *testing.T) {
 		url = longReplayPublished(t)
 	}
 	page := openBrowser(t)
-	open := func() {
-		page.Navigate(url)
-		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
-	}
+	open := func() { openReplay(page, url) }
 	var kinds []string
 	seek := func(kind string, steps []int) {
 		for _, step := range steps {
@@ -77,7 +74,7 @@ func TestTiming_SeekCPU(t *testing.T) {
 		open()
 		if os.Getenv("MASSIM_TIMING_REACTION") != "" {
 			// a person's first seeks: a reaction time after the first frame
-			page.Eval(fmt.Sprintf(`new Promise(done => setTimeout(done, Math.max(0, massim.firstFrameMs + %d - performance.now())))`, reaction.Milliseconds()), nil)
+			awaitReaction(page)
 		}
 		seek("reopen", reopenSeeks(i))
 	}
@@ -230,8 +227,7 @@ func TestTiming_EarlySeekProfile(t *testing.T) {
 	var walls []float64
 	for i := range 6 {
 		page.Navigate("about:blank")
-		page.Navigate(url)
-		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
+		openReplay(page, url)
 		page.StartProfile()
 		seeks := reopenSeeks(i)
 		if n, err := strconv.Atoi(os.Getenv("MASSIM_TIMING_SEEKS")); err == nil && n < len(seeks) {

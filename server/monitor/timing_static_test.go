@@ -78,15 +78,12 @@ const reaction = 250 * time.Millisecond
 func timeReplay(page *browsertest.Page, url string, steps int) (opens, early, person, loaded []float64) {
 	for round := range 10 {
 		page.Navigate("about:blank")
-		page.Navigate(url)
-		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
-		var ms float64
-		page.Eval(`massim.firstFrameMs`, &ms)
-		opens = append(opens, ms)
+		opens = append(opens, openReplay(page, url))
 		if round >= 5 {
-			page.Eval(fmt.Sprintf(`new Promise(done => setTimeout(done, Math.max(0, massim.firstFrameMs + %d - performance.now())))`, reaction.Milliseconds()), nil)
+			awaitReaction(page)
 		}
 		for _, step := range earlySeeks[:3] {
+			var ms float64
 			page.Eval(fmt.Sprintf(seekJS, step*steps/3000), &ms)
 			if round < 5 {
 				early = append(early, ms)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/internal/matchtest"
+	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestTiming_OpenSeekAndManyViewers measures what a viewer waits for (no
@@ -41,13 +42,7 @@ func TestTiming_OpenSeekAndManyViewers(t *testing.T) {
 	}
 	url := longReplay(t)
 	page := openBrowser(t)
-	open := func() float64 {
-		page.Navigate(url)
-		page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
-		var ms float64
-		page.Eval(`massim.firstFrameMs`, &ms)
-		return ms
-	}
+	open := func() float64 { return openReplay(page, url) }
 	first := open()
 	t.Logf("open a 3000-step replay to its first frame: %.0f ms (from navigation start)", first)
 
@@ -121,9 +116,7 @@ func TestTiming_OpenSeekAndManyViewers(t *testing.T) {
 	slices.Sort(times)
 	t.Logf("20 viewers open a 600-step replay at once (index + first segment): median %v, slowest %v",
 		times[10].Round(time.Millisecond), times[19].Round(time.Millisecond))
-	page.Navigate(ts2.URL + "/?replay=" + filepath.Base(mid.Path))
-	page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
-	page.Eval(`massim.firstFrameMs`, &first)
+	first = openReplay(page, ts2.URL+"/?replay="+filepath.Base(mid.Path))
 	t.Logf("then a browser opens it: first frame after %.0f ms", first)
 }
 
@@ -175,6 +168,23 @@ func quantile(xs []float64, q float64) float64 {
 // seekJS puts a step into the address and resolves to the milliseconds
 // until the frame after the one that drew it (see the test's comment).
 // It marks both ends in the browser's trace (TestTiming_SeekCPU).
+// openReplay navigates to a replay's page and waits until its first frame
+// is drawn whole: the time from navigation to that frame, in ms.
+func openReplay(page *browsertest.Page, url string) float64 {
+	page.Navigate(url)
+	page.Wait(`window.massim && massim.loaded && massim.firstFrameMs > 0`)
+	var ms float64
+	page.Eval(`massim.firstFrameMs`, &ms)
+	return ms
+}
+
+// awaitReaction waits until a person's reaction time (reaction) has passed
+// since the page's first frame.
+func awaitReaction(page *browsertest.Page) {
+	page.Eval(fmt.Sprintf(`new Promise(done => setTimeout(done, Math.max(0, massim.firstFrameMs + %d - performance.now())))`,
+		reaction.Milliseconds()), nil)
+}
+
 const seekJS = `new Promise(done => {
   const step = %d, t0 = performance.now();
   console.timeStamp('seek-start');

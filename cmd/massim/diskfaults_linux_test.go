@@ -251,10 +251,8 @@ func TestServe_AReadOnlyResultsFolderToTheEndExits5AndResumeCompletesIt(t *testi
 	require.Contains(t, s.output.String(), "permission denied")
 
 	// The folder holds the manifest of the start: whole, not torn.
-	var m server.Manifest
-	data, err := os.ReadFile(filepath.Join(results, server.ManifestFile))
+	m, err := server.ReadManifest(results)
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(data, &m))
 	require.Less(t, len(m.Simulations), 2)
 
 	readOnly(t, results, false)
@@ -306,10 +304,8 @@ func awaitFileOver(t *testing.T, dir string, n int64) {
 // once each, with the standings of them and a result file.
 func requireRecorded(t *testing.T, dir string, n int) {
 	t.Helper()
-	var m server.Manifest
-	data, err := os.ReadFile(filepath.Join(dir, server.ManifestFile))
+	m, err := server.ReadManifest(dir)
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(data, &m))
 	require.Len(t, m.Simulations, n)
 	seen := map[string]bool{}
 	for _, s := range m.Simulations {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,8 +135,7 @@ func startDiskFaultServeWith(t *testing.T, commands bool, results, replays, logs
 		<-s.done
 	})
 	if !commands {
-		s.output.await(t, "agent port: ")
-		port := regexp.MustCompile(`agent port: (\d+)`).FindStringSubmatch(s.output.String())[1]
+		port := s.agentPort(t)
 		for _, name := range []string{"A", "B"} {
 			agents := exec.Command(bin, "agents", "-port", port, "-team", name, "-count", "2", "-password", "pw"+name)
 			agents.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -147,6 +147,35 @@ func startDiskFaultServeWith(t *testing.T, commands bool, results, replays, logs
 		}
 	}
 	return s
+}
+
+// agentPort is the agent port serve printed (it listens on a free one).
+func (s *diskFaultServe) agentPort(t *testing.T) string {
+	t.Helper()
+	s.output.await(t, "agent port: ")
+	return regexp.MustCompile(`agent port: (\d+)`).FindStringSubmatch(s.output.String())[1]
+}
+
+// logUntil makes serve write log lines until its output holds want: each
+// connection that sends a line without a 0 byte gets a warning. A full
+// disk fails the log file's next write only once a line no longer fits
+// into the file's last page, and during a simulation the server logs too
+// little to be sure of that (1,042 bytes were left in the page at the
+// fill, and sometimes the rest of the tournament fitted into them).
+func (s *diskFaultServe) logUntil(t *testing.T, want string) {
+	t.Helper()
+	addr := net.JoinHostPort("127.0.0.1", s.agentPort(t))
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(s.output.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the output:\n%s", want, s.output)
+		}
+		if conn, err := net.Dial("tcp", addr); err == nil {
+			_, _ = conn.Write([]byte("not a frame\n"))
+			_ = conn.Close()
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // wait waits until serve has ended and returns its exit code.
@@ -268,7 +297,7 @@ func TestServe_AFullLogFolderIsSaidOnceAndTheFileGoesOnWhenSpaceReturns(t *testi
 	s := startDiskFaultServe(t, filepath.Join(root, "results"), filepath.Join(root, "replays"), logs, 100, "20ms")
 	s.output.await(t, "simulation starts")
 	free := fill(t, logs)
-	s.output.await(t, "cannot be written (write")
+	s.logUntil(t, "cannot be written (write")
 	free()
 	s.output.await(t, "is written again")
 	require.Equal(t, 0, s.wait(t), s.output.String())

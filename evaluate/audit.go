@@ -8,7 +8,7 @@ import (
 
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/scenario/normaudit"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // auditObserver sorts a game's norm violations into avoidable and
@@ -18,7 +18,7 @@ type auditObserver struct {
 	audit *normaudit.Audit
 }
 
-func (o *auditObserver) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+func (o *auditObserver) SimulationStarted(info sim.Info, static scenario.Static, initial *scenario.Snapshot) {
 	speed := map[string]int{}
 	for _, r := range info.Config.Roles {
 		if len(r.Speed) > 0 {
@@ -30,7 +30,7 @@ func (o *auditObserver) SimulationStarted(info server.SimInfo, static scenario.S
 	o.audit = normaudit.New(normaudit.Params{Width: static.Width, Height: static.Height, Speed: speed}, initial)
 }
 
-func (o *auditObserver) StepDone(_ server.SimInfo, snap *scenario.Snapshot) {
+func (o *auditObserver) StepDone(_ sim.Info, snap *scenario.Snapshot) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.audit != nil {
@@ -38,7 +38,7 @@ func (o *auditObserver) StepDone(_ server.SimInfo, snap *scenario.Snapshot) {
 	}
 }
 
-func (o *auditObserver) SimulationEnded(server.SimInfo, server.SimResult) {}
+func (o *auditObserver) SimulationEnded(sim.Info, sim.Result) {}
 
 // result returns the split of teams A and B and every episode.
 func (o *auditObserver) result() ([2]map[string]normaudit.Split, []normaudit.Episode) {

@@ -15,6 +15,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario/normaudit"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // Game is one game of the table: the builder team, or a team command,
@@ -52,7 +53,7 @@ type Result struct {
 	Millis    int64                         `json:"millis"`
 	// Command says how team A's command fared (connected in time, exits,
 	// what went wrong); nil for our builder in process.
-	Command *server.CommandStats `json:"command,omitempty"`
+	Command *sim.CommandStats `json:"command,omitempty"`
 }
 
 // Play plays one simulation of base with one seed on a fresh in-process
@@ -76,7 +77,7 @@ func Play(ctx context.Context, base *config.Config, g Game, newTeam NewTeam, log
 	cfg.Server.WaitBetweenSimulations = 0
 	auditor := &auditObserver{}
 	srv := server.New(&cfg, log, server.Options{Dir: dir, Listen: "127.0.0.1:0", WaitForAgents: time.Minute,
-		Observers: []server.Observer{auditor}})
+		Observers: []sim.Observer{auditor}})
 	if err := srv.Listen(); err != nil {
 		return Result{}, nil, err
 	}

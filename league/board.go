@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Board is the league's web page (massim league -monitor): every match
@@ -22,7 +22,7 @@ type Board struct {
 	plan      *Plan
 	running   map[int]*child
 	state     map[int]string // finished, failed, stopped
-	standings []server.Standing
+	standings []tournament.Standing
 }
 
 // NewBoard is the board of a plan.
@@ -49,7 +49,7 @@ func (b *Board) ended(m Match, state string) {
 	b.state[m.Index] = state
 }
 
-func (b *Board) setStandings(rows []server.Standing) {
+func (b *Board) setStandings(rows []tournament.Standing) {
 	if b == nil {
 		return
 	}
@@ -70,8 +70,8 @@ type BoardMatch struct {
 
 // BoardView is what the board shows.
 type BoardView struct {
-	Matches   []BoardMatch      `json:"matches"`
-	Standings []server.Standing `json:"standings"`
+	Matches   []BoardMatch          `json:"matches"`
+	Standings []tournament.Standing `json:"standings"`
 }
 
 // view is the board now; monitor links name the host the page was asked

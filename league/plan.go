@@ -13,7 +13,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/atomicfile"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // File and folder names inside a league folder (docs/leagues.md, "The league folder").
@@ -63,7 +63,7 @@ func NewPlan(cfg *config.Config, confPath string, count int, seed int64, now tim
 	if err != nil {
 		return nil, fmt.Errorf("league: %w", err)
 	}
-	mode, lineups, err := server.Lineups(cfg, count, seed)
+	mode, lineups, err := tournament.Lineups(cfg, count, seed)
 	if err != nil {
 		return nil, fmt.Errorf("league: %w", err)
 	}
@@ -176,6 +176,6 @@ func (p *Plan) MatchAt(i int) (Match, error) {
 
 // Finished reports whether the match's folder records it as finished.
 func Finished(dir string, m Match) bool {
-	man, err := server.ReadManifest(filepath.Join(dir, filepath.FromSlash(m.Dir)))
-	return err == nil && man.State == server.StateFinished
+	man, err := tournament.ReadManifest(filepath.Join(dir, filepath.FromSlash(m.Dir)))
+	return err == nil && man.State == tournament.StateFinished
 }

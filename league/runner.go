@@ -8,9 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
-
-	"github.com/massim-go/massim/server"
 )
 
 // ErrInterrupted marks a league cut short by a signal: every child was
@@ -72,11 +71,11 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	sum := Summary{Planned: len(p.Matches)}
 	// One league process per folder: a second would start every match
 	// again beside the first.
-	release, err := server.LockFolder(opts.Dir)
+	lock, err := tournament.LockFolder(opts.Dir)
 	if err != nil {
 		return sum, fmt.Errorf("league: %w", err)
 	}
-	defer release()
+	defer lock.Release()
 	var pending []Match
 	for _, m := range p.Matches {
 		if Finished(opts.Dir, m) {

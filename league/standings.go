@@ -11,14 +11,14 @@ import (
 
 	"github.com/massim-go/massim/internal/atomicfile"
 	"github.com/massim-go/massim/league/rating"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Standings computes the standings of simulations, the official 3/1/0
-// table (server.ComputeStandings), with every team's rating beside its
+// table (tournament.ComputeStandings), with every team's rating beside its
 // points, fit from the same pairwise results.
-func Standings(teams []string, sims []server.SimRecord, now time.Time) server.StandingsFile {
-	file := server.NewStandingsFile(teams, sims, now)
+func Standings(teams []string, sims []tournament.SimRecord, now time.Time) tournament.StandingsFile {
+	file := tournament.NewStandingsFile(teams, sims, now)
 	var results []rating.Result
 	for _, sim := range sims {
 		for i, a := range sim.Scores {
@@ -48,7 +48,7 @@ func Standings(teams []string, sims []server.SimRecord, now time.Time) server.St
 
 // Merged is the merged standings of a league folder.
 type Merged struct {
-	File    server.StandingsFile
+	File    tournament.StandingsFile
 	Matches int      // matches with at least one recorded simulation
 	Notes   []string // matches not finished
 }
@@ -60,27 +60,27 @@ func Merge(dir string, p *Plan, now time.Time) (Merged, error) {
 	var folders []string
 	for _, m := range p.Matches {
 		folder := filepath.Join(dir, filepath.FromSlash(m.Dir))
-		if _, err := os.Stat(filepath.Join(folder, server.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(folder, tournament.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		folders = append(folders, folder)
 	}
-	sims := []server.SimRecord{}
+	sims := []tournament.SimRecord{}
 	var notes []string
 	if len(folders) > 0 {
-		merged, err := server.MergeManifests(folders)
+		merged, err := tournament.MergeManifests(folders)
 		if err != nil {
 			return Merged{}, fmt.Errorf("league: merge standings: %w", err)
 		}
 		sims, notes = merged.Simulations, merged.Notes
 	}
 	out := Merged{File: Standings(p.Teams, sims, now), Matches: len(folders), Notes: notes}
-	if err := server.WriteStandingsFile(filepath.Join(dir, server.StandingsName), out.File); err != nil {
+	if err := tournament.WriteStandingsFile(filepath.Join(dir, tournament.StandingsName), out.File); err != nil {
 		return Merged{}, fmt.Errorf("league: %w", err)
 	}
 	var table bytes.Buffer
 	fmt.Fprintf(&table, "%d simulations of %d matches (of %d planned)\n", out.File.Simulations, len(folders), len(p.Matches))
-	if err := server.WriteStandingsTable(&table, out.File.Standings); err != nil {
+	if err := tournament.WriteStandingsTable(&table, out.File.Standings); err != nil {
 		return Merged{}, fmt.Errorf("league: %w", err)
 	}
 	if err := atomicfile.Write(filepath.Join(dir, StandingsText), table.Bytes(), atomicfile.Options{}); err != nil {

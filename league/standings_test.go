@@ -12,13 +12,13 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league/rating"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
-func sim(name string, scores ...any) server.SimRecord {
-	r := server.SimRecord{Name: name}
+func played(name string, scores ...any) tournament.SimRecord {
+	r := tournament.SimRecord{Name: name}
 	for i := 0; i < len(scores); i += 2 {
-		r.Scores = append(r.Scores, server.TeamResult{Team: scores[i].(string), Score: int64(scores[i+1].(int))})
+		r.Scores = append(r.Scores, tournament.TeamResult{Team: scores[i].(string), Score: int64(scores[i+1].(int))})
 	}
 	return r
 }
@@ -27,9 +27,9 @@ func sim(name string, scores ...any) server.SimRecord {
 // simulation of three teams counts three pairs.
 func TestStandings_RatingsBesideThePoints(t *testing.T) {
 	now := time.Date(2026, 12, 4, 8, 0, 0, 0, time.UTC)
-	file := Standings([]string{"A", "B", "C", "D"}, []server.SimRecord{
-		sim("1", "A", 10, "B", 0, "C", 5),
-		sim("2", "B", 3, "C", 3),
+	file := Standings([]string{"A", "B", "C", "D"}, []tournament.SimRecord{
+		played("1", "A", 10, "B", 0, "C", 5),
+		played("2", "B", 3, "C", 3),
 	}, now)
 	want := rating.Fit([]string{"A", "B", "C", "D"}, []rating.Result{
 		{A: "A", B: "B", Score: 1}, {A: "A", B: "C", Score: 1}, {A: "B", B: "C", Score: 0},
@@ -63,15 +63,15 @@ func TestMerge_WritesTheStandingsOfTheRecordedMatches(t *testing.T) {
 	assert.Equal(t, 0, merged.File.Simulations)
 	require.Len(t, merged.File.Standings, 3)
 
-	for i, state := range []string{server.StateFinished, server.StateRunning} {
-		m := server.Manifest{Format: server.ManifestFormat, ConfigChecksum: p.ConfigChecksum, Mode: server.ModeMatch,
+	for i, state := range []string{tournament.StateFinished, tournament.StateRunning} {
+		m := tournament.Manifest{Format: tournament.ManifestFormat, ConfigChecksum: p.ConfigChecksum, Mode: tournament.ModeMatch,
 			Teams: p.Matches[i].Teams, State: state,
-			Simulations: []server.SimRecord{sim("s"+p.Matches[i].Name(), p.Matches[i].Teams[0], 5, p.Matches[i].Teams[1], 1)}}
+			Simulations: []tournament.SimRecord{played("s"+p.Matches[i].Name(), p.Matches[i].Teams[0], 5, p.Matches[i].Teams[1], 1)}}
 		folder := filepath.Join(dir, p.Matches[i].Dir)
 		require.NoError(t, os.MkdirAll(folder, 0o755))
 		data, err := json.Marshal(m)
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(folder, server.ManifestFile), data, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(folder, tournament.ManifestFile), data, 0o644))
 	}
 	merged, err = Merge(dir, p, time.Now())
 	require.NoError(t, err)
@@ -83,5 +83,5 @@ func TestMerge_WritesTheStandingsOfTheRecordedMatches(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join(dir, StandingsText))
 	require.NoError(t, err)
 	assert.Contains(t, string(text), "2 simulations of 2 matches (of 3 planned)")
-	assert.FileExists(t, filepath.Join(dir, server.StandingsName))
+	assert.FileExists(t, filepath.Join(dir, tournament.StandingsName))
 }

@@ -7,9 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
-
-	"github.com/massim-go/massim/server"
 )
 
 // How often the view is refreshed: redrawn in place on a terminal every
@@ -30,7 +29,7 @@ type status struct {
 	started                     time.Time
 	matchSteps                  int   // steps of a whole match
 	steps                       []int // steps of each simulation
-	standings                   []server.Standing
+	standings                   []tournament.Standing
 }
 
 // View shows a league's progress: on a terminal a block of lines rewritten
@@ -155,7 +154,7 @@ func (v *View) block(st *status, now time.Time) []string {
 	}
 	rows := st.standings[:min(len(st.standings), liveStandingsRows)]
 	var table strings.Builder
-	if err := server.WriteStandingsTable(&table, rows); err == nil {
+	if err := tournament.WriteStandingsTable(&table, rows); err == nil {
 		lines = append(lines, strings.Split(strings.TrimRight(table.String(), "\n"), "\n")...)
 	}
 	if more := len(st.standings) - len(rows); more > 0 {

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/massim-go/massim/server"
 )
 
 // A child's JSON log lines move its simulation and step; other lines
@@ -59,7 +58,7 @@ func TestView_TerminalBlockAndLogLines(t *testing.T) {
 	running := &child{match: Match{Dir: "matches/002-A-C"}, sim: 0, firstSim: 0, step: 49, steps: 100}
 	st := &status{planned: 4, done: 2, left: 1, failed: 1, stepsPlayed: 200, running: []*child{running},
 		started: start, matchSteps: 200, steps: []int{100, 100},
-		standings: []server.Standing{{Rank: 1, Team: "A", Played: 2, Wins: 2, Points: 6, Rating: 1620, RatingError: 250}}}
+		standings: []tournament.Standing{{Rank: 1, Team: "A", Played: 2, Wins: 2, Points: 6, Rating: 1620, RatingError: 250}}}
 
 	var term bytes.Buffer
 	v := NewView(&term, true)

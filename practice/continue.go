@@ -6,7 +6,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/rebuild"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // Continue makes cfg play on from step of a recorded simulation
@@ -14,8 +14,8 @@ import (
 // record's match entry (with the recorded seed) and its teams the recorded
 // ones in match order, each with the password (and team command) of the
 // config's team of the same name and the recorded account prefix. It
-// returns the server's Rerun and the line-up (server.Options.Lineup).
-func Continue(cfg *config.Config, rec *rebuild.Record, step int) (*server.Rerun, []string, error) {
+// returns the Rerun and the line-up of the server that plays on (server.Options.Rerun and Lineup).
+func Continue(cfg *config.Config, rec *rebuild.Record, step int) (*sim.Rerun, []string, error) {
 	if step < -1 || step > rec.Last {
 		return nil, nil, fmt.Errorf("practice: -step %d: the replay holds steps -1 … %d", step, rec.Last)
 	}
@@ -38,7 +38,7 @@ func Continue(cfg *config.Config, rec *rebuild.Record, step int) (*server.Rerun,
 	cfg.Match = []config.Match{m}
 	cfg.Teams = teams
 	cfg.Server.TeamsPerMatch = len(teams)
-	rerun := &server.Rerun{Step: step, Answers: rec.Answers[:step+1], Files: rebuild.Files(r.Files)}
+	rerun := &sim.Rerun{Step: step, Answers: rec.Answers[:step+1], Files: rebuild.Files(r.Files)}
 	return rerun, lineup, nil
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/rebuild"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // Options choose what a practice plays.
@@ -42,7 +42,7 @@ type Plan struct {
 	// You is the team's side, Opponent the other (both in Config.Teams).
 	You, Opponent config.Team
 	// Rerun and Lineup go into server.Options.
-	Rerun  *server.Rerun
+	Rerun  *sim.Rerun
 	Lineup []string
 }
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Site is what the index page shows.
@@ -31,10 +31,10 @@ type Site struct {
 	results map[string]string // site path → result file it copies
 }
 
-// Standing is a line of the standings: server.Standing and, for a league,
+// Standing is a line of the standings: tournament.Standing and, for a league,
 // the team's rating.
 type Standing struct {
-	server.Standing
+	tournament.Standing
 	Rating, RatingError float64
 }
 
@@ -70,10 +70,10 @@ type Sim struct {
 	data   []byte // the compact replay
 }
 
-// tournament is a folder holding manifest.json.
-type tournament struct {
+// tournamentFolder is a folder holding manifest.json.
+type tournamentFolder struct {
 	rel      string
-	manifest *server.Manifest
+	manifest *tournament.Manifest
 }
 
 // collect reads dir: its tournament folders, their replays and the
@@ -81,7 +81,7 @@ type tournament struct {
 // official, unless out holds the conversion already); they are compact
 // files of a few hundred KB.
 func collect(dir, out string) (*Site, error) {
-	var tours []tournament
+	var tours []tournamentFolder
 	var found []string // replay files and official replay folders
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -93,13 +93,13 @@ func collect(dir, out string) (*Site, error) {
 			return filepath.SkipDir
 		case d.IsDir():
 			return nil
-		case d.Name() == server.ManifestFile:
-			m, err := server.ReadManifest(path)
+		case d.Name() == tournament.ManifestFile:
+			m, err := tournament.ReadManifest(path)
 			if err != nil {
 				return err
 			}
 			rel, _ := filepath.Rel(dir, filepath.Dir(path))
-			tours = append(tours, tournament{rel: filepath.ToSlash(rel), manifest: m})
+			tours = append(tours, tournamentFolder{rel: filepath.ToSlash(rel), manifest: m})
 		case strings.HasSuffix(d.Name(), compact.Extension):
 			found = append(found, path)
 		}
@@ -113,7 +113,7 @@ func collect(dir, out string) (*Site, error) {
 		site.Title = filepath.Base(abs)
 	}
 	byKey := map[string]*Sim{} // folder + "\x00" + sim name
-	var allSims []server.SimRecord
+	var allSims []tournament.SimRecord
 	var teams []string
 	for _, t := range tours {
 		for _, m := range matchesOf(t) {
@@ -167,7 +167,7 @@ func collect(dir, out string) (*Site, error) {
 }
 
 // matchesOf groups a tournament's simulations by match.
-func matchesOf(t tournament) []Match {
+func matchesOf(t tournamentFolder) []Match {
 	var out []Match
 	for _, rec := range t.manifest.Simulations {
 		if len(out) == 0 || out[len(out)-1].Number != rec.Match+1 {
@@ -185,13 +185,13 @@ func matchesOf(t tournament) []Match {
 	}
 	for i := range out {
 		m := &out[i]
-		var recs []server.SimRecord
+		var recs []tournament.SimRecord
 		for _, rec := range t.manifest.Simulations {
 			if rec.Match+1 == m.Number {
 				recs = append(recs, rec)
 			}
 		}
-		rows := server.ComputeStandings(m.Teams, recs)
+		rows := tournament.ComputeStandings(m.Teams, recs)
 		m.Points = make([]int, len(m.Teams))
 		for _, r := range rows {
 			m.Points[slices.Index(m.Teams, r.Team)] = r.Points
@@ -255,7 +255,7 @@ func winnerOf(teams []string, scores []int64) string {
 
 // ownerOf is the tournament folder (relative) that holds path: the
 // deepest one above it, "" when none does.
-func ownerOf(dir, path string, tours []tournament) string {
+func ownerOf(dir, path string, tours []tournamentFolder) string {
 	rel, _ := filepath.Rel(dir, path)
 	rel = filepath.ToSlash(rel)
 	owner, depth := "", -1
@@ -357,7 +357,7 @@ func isOfficial(dir string) bool {
 // standings are the standings of every simulation of the published
 // tournaments, with the ratings of dir/standings.json where it has them
 // (a league's merged standings; docs/publishing.md).
-func standings(dir string, teams []string, sims []server.SimRecord) ([]Standing, bool) {
+func standings(dir string, teams []string, sims []tournament.SimRecord) ([]Standing, bool) {
 	var rated struct {
 		Standings []struct {
 			Team        string  `json:"team"`
@@ -365,13 +365,13 @@ func standings(dir string, teams []string, sims []server.SimRecord) ([]Standing,
 			RatingError float64 `json:"ratingError"`
 		} `json:"standings"`
 	}
-	data, err := os.ReadFile(filepath.Join(dir, server.StandingsName))
+	data, err := os.ReadFile(filepath.Join(dir, tournament.StandingsName))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && json.Unmarshal(data, &rated) != nil {
 		rated.Standings = nil // unreadable: the table goes without ratings
 	}
 	var out []Standing
 	any := false
-	for _, row := range server.ComputeStandings(teams, sims) {
+	for _, row := range tournament.ComputeStandings(teams, sims) {
 		s := Standing{Standing: row}
 		for _, r := range rated.Standings {
 			if r.Team == row.Team && r.Rating != 0 {

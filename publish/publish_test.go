@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/convert"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/replays/matchtest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // matchFolder writes a folder as massim match leaves it: one simulation of
@@ -30,14 +30,14 @@ func matchFolder(t *testing.T, dir string, teams []string, steps int, seed int64
 	require.NoError(t, err)
 	scores, err := r.Scores()
 	require.NoError(t, err)
-	sim := server.SimRecord{Name: r.Meta.Sim, MatchStart: r.Meta.MatchStart.UnixMilli()}
+	sim := tournament.SimRecord{Name: r.Meta.Sim, MatchStart: r.Meta.MatchStart.UnixMilli()}
 	for i := range r.Meta.Static.Teams {
-		sim.Scores = append(sim.Scores, server.TeamResult{Team: teams[i], Score: scores[len(scores)-1][i]})
+		sim.Scores = append(sim.Scores, tournament.TeamResult{Team: teams[i], Score: scores[len(scores)-1][i]})
 	}
-	m := server.Manifest{Format: server.ManifestFormat, Mode: "match", Teams: teams, State: server.StateFinished,
-		Simulations: []server.SimRecord{sim}, ResultFiles: []server.ResultFileRecord{{File: "result_2000-01-01-12-00-00.json", Simulations: 1}}}
+	m := tournament.Manifest{Format: tournament.ManifestFormat, Mode: "match", Teams: teams, State: tournament.StateFinished,
+		Simulations: []tournament.SimRecord{sim}, ResultFiles: []tournament.ResultFileRecord{{File: "result_2000-01-01-12-00-00.json", Simulations: 1}}}
 	writeJSON(t, filepath.Join(dir, m.ResultFiles[0].File), map[string]any{"sim": sim.Name})
-	writeJSON(t, filepath.Join(dir, server.ManifestFile), m)
+	writeJSON(t, filepath.Join(dir, tournament.ManifestFile), m)
 }
 
 func writeJSON(t *testing.T, path string, v any) {
@@ -57,7 +57,7 @@ func TestPublish_LeagueFolderHasEveryMatchAndTheRatings(t *testing.T) {
 	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "site")
 	matchFolder(t, filepath.Join(dir, "matches", "000-A-B"), []string{"A", "B"}, 30, 1)
 	matchFolder(t, filepath.Join(dir, "matches", "001-B-A"), []string{"B", "A"}, 40, 2)
-	writeJSON(t, filepath.Join(dir, server.StandingsName), map[string]any{"standings": []map[string]any{
+	writeJSON(t, filepath.Join(dir, tournament.StandingsName), map[string]any{"standings": []map[string]any{
 		{"team": "A", "rating": 1523.4, "ratingError": 61.2}, {"team": "B", "rating": 1476.6, "ratingError": 61.2}}})
 	official := filepath.Join(dir, "old", "2000-01-01-12-00-00-946728000000_Alpha_Beta")
 	copyTree(t, "../replays/testdata/official/2000-01-01-12-00-00-946728000000_Alpha_Beta", official)

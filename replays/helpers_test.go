@@ -9,7 +9,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // demoWorld is the world of the embedded demo config (teams A and B, 10
@@ -18,7 +18,7 @@ func demoWorld(t testing.TB) (*scenario.World, *config.Config) {
 	t.Helper()
 	cfg, err := config.Demo()
 	require.NoError(t, err)
-	params, err := server.WorldParams(cfg, cfg.Match[0], time.UnixMilli(946728000000))
+	params, err := sim.WorldParams(cfg, cfg.Match[0], time.UnixMilli(946728000000))
 	require.NoError(t, err)
 	teams := make([]scenario.Team, len(cfg.Teams))
 	for i, tm := range cfg.Teams {

@@ -7,6 +7,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
 // account is one agent login. It outlives connections: its action ids keep
@@ -185,16 +186,16 @@ func (a *account) request(step int, percept *protocol.StepPercept, now, deadline
 
 // collect ends the pending request and returns the agent's answer, with
 // the late answer to the request collected before, if one came.
-func (a *account) collect() Answer {
+func (a *account) collect() sim.Answer {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.pending
-	ans := Answer{Kind: AnswerNone, LatePrevious: a.previous.late}
+	ans := sim.Answer{Kind: sim.AnswerNone, LatePrevious: a.previous.late}
 	switch {
 	case p.answered:
-		ans.Kind, ans.Action = AnswerInTime, p.action
+		ans.Kind, ans.Action = sim.AnswerInTime, p.action
 	case a.session == nil:
-		ans.Kind = AnswerOffline
+		ans.Kind = sim.AnswerOffline
 	}
 	a.previous.valid, a.previous.answered, a.previous.late = p.issued, p.answered, p.late
 	if p.issued {

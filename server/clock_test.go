@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/sim"
 )
 
 // TestOptionsNow_IsTheClockOfDeadlinesAnswersAndStatus plays on a clock
@@ -18,7 +19,7 @@ func TestOptionsNow_IsTheClockOfDeadlinesAnswersAndStatus(t *testing.T) {
 	stopped := time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC)
 	rec := &recorder{}
 	ts := startServerWith(t, testConfig(t, 1000, 3, 1), Options{
-		Observers: []Observer{rec}, Now: func() time.Time { return stopped },
+		Observers: []sim.Observer{rec}, Now: func() time.Time { return stopped },
 	})
 
 	a, b := login(t, ts, "agentA1", "1"), login(t, ts, "agentB1", "2")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/massim-go/massim/internal/filestamp"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // jumpingClock is a wall clock that an admin (or NTP) sets forward or back:
@@ -53,9 +55,9 @@ type jumpAtEachEnd struct {
 	ends  int
 }
 
-func (j *jumpAtEachEnd) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (j *jumpAtEachEnd) StepDone(SimInfo, *scenario.Snapshot)                           {}
-func (j *jumpAtEachEnd) SimulationEnded(SimInfo, SimResult) {
+func (j *jumpAtEachEnd) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (j *jumpAtEachEnd) StepDone(sim.Info, *scenario.Snapshot)                           {}
+func (j *jumpAtEachEnd) SimulationEnded(sim.Info, sim.Result) {
 	j.ends++
 	if j.ends%2 == 1 {
 		j.clock.jumped.Add(int64(-time.Hour))
@@ -73,7 +75,7 @@ func TestClockJumps_NamesStayInPlayingOrderAndNoStepIsLost(t *testing.T) {
 	clock := &jumpingClock{base: time.Date(2026, 6, 1, 10, 0, 0, 0, time.Local), began: time.Now()}
 	const steps = 20
 	cfg := testConfig(t, 5000, steps, 2, 2, 2)
-	srv := startServerWith(t, cfg, Options{Now: clock.now, Observers: []Observer{&jumpAtEachEnd{clock: clock}}})
+	srv := startServerWith(t, cfg, Options{Now: clock.now, Observers: []sim.Observer{&jumpAtEachEnd{clock: clock}}})
 	wait := sampleTeams(t, srv.Server, cfg)
 	// Launched once every agent is in: steps do not wait for an account
 	// that never logged in, so a launch before would lose their first steps.
@@ -86,13 +88,13 @@ func TestClockJumps_NamesStayInPlayingOrderAndNoStepIsLost(t *testing.T) {
 		require.NoError(t, err)
 	}
 	dir := cfg.Server.ResultPath
-	m, err := ReadManifest(dir)
+	m, err := tournament.ReadManifest(dir)
 	require.NoError(t, err)
 	require.Len(t, m.Simulations, 3)
 	for i := 1; i < len(m.Simulations); i++ {
 		assert.Less(t, m.Simulations[i-1].Name, m.Simulations[i].Name, "names in playing order")
 	}
-	st, err := ReadStats(dir)
+	st, err := tournament.ReadStats(dir)
 	require.NoError(t, err)
 	for _, s := range st.Simulations {
 		for _, a := range s.Agents {

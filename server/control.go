@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Errors of the controls.
@@ -19,45 +20,6 @@ var (
 	ErrFinished  = errors.New("server: the tournament is over")
 	ErrLaunched  = errors.New("server: the tournament has already started")
 )
-
-// Tournament phases in TournamentStatus.
-const (
-	PhaseWaiting  = "waiting"  // for the launch
-	PhaseRunning  = "running"  // a simulation is being played
-	PhaseBetween  = "between"  // between two simulations, or launched before the first
-	PhaseFinished = "finished" // over: every match played, or stopped
-)
-
-// TournamentStatus is what the status command and GET /admin/status report.
-type TournamentStatus struct {
-	Phase  string `json:"phase"`
-	Paused bool   `json:"paused"`
-	// Holding is true while the step loop is parked at the pause: no step
-	// is in progress and none starts until continued or granted one.
-	Holding  bool   `json:"holding"`
-	Stopping bool   `json:"stopping"` // stop requested: the current simulation is the last
-	Mode     string `json:"mode"`
-	// Match is the 0-based number of the current or last match, -1 before
-	// the first; Matches is the number of matches, -1 when endless (random).
-	Match   int      `json:"match"`
-	Matches int      `json:"matches"`
-	Teams   []string `json:"teams"`
-	// Simulation is the index into the match array of the current or last
-	// simulation, -1 before the first; Simulations the length of that array.
-	Simulation  int    `json:"simulation"`
-	Simulations int    `json:"simulations"`
-	Name        string `json:"name"`
-	// Step is the last executed step of the simulation, -1 before step 0.
-	Step      int          `json:"step"`
-	Steps     int          `json:"steps"`
-	Scores    []TeamResult `json:"scores"`    // after Step, match order
-	Completed int          `json:"completed"` // simulations completed in the whole tournament
-	// Roster lists who of the tournament's teams is connected.
-	Roster []TeamRoster `json:"roster"`
-	// Next is the simulation the tournament waits for (phases waiting and
-	// between), nil otherwise.
-	Next *UpcomingSimulation `json:"next,omitempty"`
-}
 
 // Control pauses, single-steps and stops a tournament. The console and the
 // admin API drive it; the step loop asks it before every step, so commands
@@ -73,9 +35,9 @@ type Control struct {
 	// its own launch setting.
 	launched bool
 	left     chan struct{} // closed when the tournament has left its launch wait
-	view     TournamentStatus
+	view     tournament.Status
 	// roster reports the connections (set by the server; nil: none).
-	roster func() []TeamRoster
+	roster func() []tournament.TeamRoster
 }
 
 func newControl() *Control {
@@ -84,9 +46,9 @@ func newControl() *Control {
 		stop:    make(chan struct{}),
 		launch:  make(chan struct{}),
 		left:    make(chan struct{}),
-		view: TournamentStatus{
-			Phase: PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
-			Teams: []string{}, Scores: []TeamResult{}, Roster: []TeamRoster{},
+		view: tournament.Status{
+			Phase: tournament.PhaseWaiting, Match: -1, Simulation: -1, Step: -1,
+			Teams: []string{}, Scores: []tournament.TeamResult{}, Roster: []tournament.TeamRoster{},
 		},
 	}
 }
@@ -116,7 +78,7 @@ func (c *Control) Pause() error {
 func (c *Control) Continue() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.view.Phase == PhaseFinished {
+	if c.view.Phase == tournament.PhaseFinished {
 		return ErrFinished
 	}
 	if c.paused {
@@ -148,7 +110,7 @@ func (c *Control) Step() error {
 func (c *Control) Stop() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.view.Phase == PhaseFinished {
+	if c.view.Phase == tournament.PhaseFinished {
 		return ErrFinished
 	}
 	if c.view.Stopping {
@@ -201,8 +163,8 @@ func (c *Control) started() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.launched = true
-	if c.view.Phase == PhaseWaiting {
-		c.view.Phase = PhaseBetween
+	if c.view.Phase == tournament.PhaseWaiting {
+		c.view.Phase = tournament.PhaseBetween
 	}
 	select {
 	case <-c.left:
@@ -213,7 +175,7 @@ func (c *Control) started() {
 
 func (c *Control) refuseLocked() error {
 	switch {
-	case c.view.Phase == PhaseFinished:
+	case c.view.Phase == tournament.PhaseFinished:
 		return ErrFinished
 	case c.view.Stopping:
 		return ErrStopping
@@ -222,9 +184,9 @@ func (c *Control) refuseLocked() error {
 }
 
 // Status is a copy of the current status.
-func (c *Control) Status() TournamentStatus {
+func (c *Control) Status() tournament.Status {
 	c.mu.Lock()
-	v := cloneStatus(c.view)
+	v := c.view.Clone()
 	roster := c.roster
 	c.mu.Unlock()
 	if roster != nil { // outside mu: the roster locks every account
@@ -274,14 +236,14 @@ func (c *Control) beforeStep(ctx context.Context) error {
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			c.update(func(v *TournamentStatus) { v.Holding = false })
+			c.update(func(v *tournament.Status) { v.Holding = false })
 			return fmt.Errorf("%w while paused", ErrInterrupted)
 		}
 	}
 }
 
 // update changes the status view.
-func (c *Control) update(f func(v *TournamentStatus)) {
+func (c *Control) update(f func(v *tournament.Status)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f(&c.view)
@@ -289,104 +251,59 @@ func (c *Control) update(f func(v *TournamentStatus)) {
 
 // describe sets what the status says about the tournament as a whole.
 func (c *Control) describe(mode string, matches, simulations, completed int) {
-	c.update(func(v *TournamentStatus) {
+	c.update(func(v *tournament.Status) {
 		v.Mode, v.Matches, v.Simulations, v.Completed = mode, matches, simulations, completed
 	})
 }
 
 // waitFor records the simulation the tournament waits for and the phase
-// (PhaseWaiting before the launch, PhaseBetween after a simulation).
-func (c *Control) waitFor(phase string, next UpcomingSimulation) {
-	c.update(func(v *TournamentStatus) { v.Phase, v.Next = phase, &next })
+// (tournament.PhaseWaiting before the launch, tournament.PhaseBetween after a simulation).
+func (c *Control) waitFor(phase string, next tournament.UpcomingSimulation) {
+	c.update(func(v *tournament.Status) { v.Phase, v.Next = phase, &next })
 }
 
 // startsAt records when the awaited simulation starts.
 func (c *Control) startsAt(at time.Time) {
-	c.update(func(v *TournamentStatus) {
+	c.update(func(v *tournament.Status) {
 		if v.Next != nil {
 			v.Next.StartsAt = &at
 		}
 	})
 }
 
-func (c *Control) simulationStarted(info SimInfo) {
-	c.update(func(v *TournamentStatus) {
+func (c *Control) simulationStarted(info sim.Info) {
+	c.update(func(v *tournament.Status) {
 		v.Next = nil
-		v.Phase, v.Match, v.Teams, v.Simulation = PhaseRunning, info.Match, slices.Clone(info.Teams), info.Index
+		v.Phase, v.Match, v.Teams, v.Simulation = tournament.PhaseRunning, info.Match, slices.Clone(info.Teams), info.Index
 		v.Name, v.Step, v.Steps = info.Name, -1, info.Steps
-		v.Scores = make([]TeamResult, len(info.Teams))
+		v.Scores = make([]tournament.TeamResult, len(info.Teams))
 		for i, t := range info.Teams {
-			v.Scores[i] = TeamResult{Team: t, Ranking: 1}
+			v.Scores[i] = tournament.TeamResult{Team: t, Ranking: 1}
 		}
 	})
 }
 
 func (c *Control) stepDone(step int, scores []scenario.TeamScore) {
-	live := make([]TeamResult, len(scores))
+	live := make([]tournament.TeamResult, len(scores))
 	for i, s := range scores {
-		live[i] = TeamResult{Team: s.Team, Score: s.Score, Ranking: 1}
+		live[i] = tournament.TeamResult{Team: s.Team, Score: s.Score, Ranking: 1}
 		for _, o := range scores {
 			if o.Score > s.Score {
 				live[i].Ranking++
 			}
 		}
 	}
-	c.update(func(v *TournamentStatus) { v.Step, v.Scores = step, live })
+	c.update(func(v *tournament.Status) { v.Step, v.Scores = step, live })
 }
 
 func (c *Control) simulationEnded() {
-	c.update(func(v *TournamentStatus) { v.Phase = PhaseBetween; v.Completed++ })
+	c.update(func(v *tournament.Status) { v.Phase = tournament.PhaseBetween; v.Completed++ })
 }
 
 func (c *Control) finished() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.view.Phase, c.view.Next = PhaseFinished, nil
+	c.view.Phase, c.view.Next = tournament.PhaseFinished, nil
 	c.paused, c.view.Paused, c.view.Holding = false, false, false
 	c.notify()
-}
-
-// String renders the status for the console: one line for the
-// tournament, then one per team with who is connected. The step is the
-// last step played, numbered as the agents and the monitor number them
-// (0 to steps-1), the same number as "step" in GET /admin/status.
-func (v TournamentStatus) String() string {
-	var b strings.Builder
-	state := v.Phase
-	switch {
-	case v.Stopping && v.Phase != PhaseFinished:
-		state += ", stopping after this simulation"
-	case v.Paused:
-		state += ", paused"
-	}
-	fmt.Fprintf(&b, "%s (%s)", state, v.Mode)
-	matches := "∞"
-	if v.Matches >= 0 {
-		matches = fmt.Sprint(v.Matches)
-	}
-	if v.Match >= 0 {
-		step := "–"
-		if v.Step >= 0 {
-			step = fmt.Sprint(v.Step)
-		}
-		fmt.Fprintf(&b, "; match %d/%s (%s), simulation %d/%d %s, step %s/%d; scores",
-			v.Match+1, matches, strings.Join(v.Teams, " vs "), v.Simulation+1, v.Simulations, v.Name, step, v.Steps-1)
-		for _, s := range v.Scores {
-			fmt.Fprintf(&b, " %s %d", s.Team, s.Score)
-		}
-	}
-	fmt.Fprintf(&b, "; %d simulations completed", v.Completed)
-	if n := v.Next; n != nil {
-		fmt.Fprintf(&b, "; next: match %d/%s (%s), simulation %d/%d", n.Match+1, matches, strings.Join(n.Teams, " vs "), n.Simulation+1, v.Simulations)
-		if n.StartsAt != nil {
-			fmt.Fprintf(&b, " at %s", n.StartsAt.Local().Format(time.TimeOnly))
-		}
-	}
-	for _, r := range v.Roster {
-		fmt.Fprintf(&b, "\n  team %s: %d/%d connected", r.Team, len(r.Connected), len(r.Connected)+len(r.Missing))
-		if len(r.Missing) > 0 {
-			fmt.Fprintf(&b, ", missing %s", CompactAccounts(r.Missing))
-		}
-	}
-	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // passes reports whether beforeStep lets a step through right now: with a
@@ -77,7 +79,7 @@ func TestControl_StopUnpausesAndRefusesFurtherControls(t *testing.T) {
 	require.NoError(t, c.Stop(), "stopping twice is harmless")
 
 	c.finished()
-	assert.Equal(t, PhaseFinished, c.Status().Phase)
+	assert.Equal(t, tournament.PhaseFinished, c.Status().Phase)
 	assert.ErrorIs(t, c.Pause(), ErrFinished)
 	assert.ErrorIs(t, c.Continue(), ErrFinished)
 	assert.ErrorIs(t, c.Stop(), ErrFinished)
@@ -86,14 +88,14 @@ func TestControl_StopUnpausesAndRefusesFurtherControls(t *testing.T) {
 func TestControl_StatusFollowsTheTournament(t *testing.T) {
 	c := newControl()
 	st := c.Status()
-	assert.Equal(t, PhaseWaiting, st.Phase)
+	assert.Equal(t, tournament.PhaseWaiting, st.Phase)
 	assert.Equal(t, -1, st.Match)
 	assert.Equal(t, -1, st.Simulation)
 	c.describe("round-robin", 3, 2, 0)
-	c.simulationStarted(SimInfo{Name: "1_A_C", Match: 1, Index: 1, Teams: []string{"A", "C"}, Steps: 10})
+	c.simulationStarted(sim.Info{Name: "1_A_C", Match: 1, Index: 1, Teams: []string{"A", "C"}, Steps: 10})
 	c.stepDone(4, []scenario.TeamScore{{Team: "A", Score: 3}, {Team: "C", Score: 1}})
 	st = c.Status()
-	assert.Equal(t, PhaseRunning, st.Phase)
+	assert.Equal(t, tournament.PhaseRunning, st.Phase)
 	assert.Equal(t, []string{"A", "C"}, st.Teams)
 	assert.Equal(t, 1, st.Match)
 	assert.Equal(t, 1, st.Simulation)
@@ -102,15 +104,15 @@ func TestControl_StatusFollowsTheTournament(t *testing.T) {
 		"the step is the last one played, as in the JSON status and the monitor")
 	c.simulationEnded()
 	assert.Equal(t, 1, c.Status().Completed)
-	assert.Equal(t, PhaseBetween, c.Status().Phase)
+	assert.Equal(t, tournament.PhaseBetween, c.Status().Phase)
 }
 
 func TestTournamentStatus_StringListsTheRosterAndWhatComesNext(t *testing.T) {
 	at := time.Date(2026, 11, 24, 14, 30, 0, 0, time.Local)
-	v := TournamentStatus{
-		Phase: PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 3, Simulation: -1, Simulations: 2, Step: -1,
-		Next: &UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: &at},
-		Roster: []TeamRoster{
+	v := tournament.Status{
+		Phase: tournament.PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 3, Simulation: -1, Simulations: 2, Step: -1,
+		Next: &tournament.UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: &at},
+		Roster: []tournament.TeamRoster{
 			{Team: "A", Connected: []string{"agentA1", "agentA2", "agentA4"}, Missing: []string{"agentA3", "agentA5", "agentA6"}},
 			{Team: "B", Connected: []string{"agentB1", "agentB2"}, Missing: []string{}},
 		},
@@ -119,7 +121,7 @@ func TestTournamentStatus_StringListsTheRosterAndWhatComesNext(t *testing.T) {
 		"  team A: 3/6 connected, missing agentA3, agentA5-6\n"+
 		"  team B: 2/2 connected", v.String())
 
-	v.Phase, v.Next, v.Match, v.Simulation, v.Name, v.Steps, v.Teams = PhaseRunning, nil, 0, 0, "7_A_B", 400, []string{"A", "B"}
+	v.Phase, v.Next, v.Match, v.Simulation, v.Name, v.Steps, v.Teams = tournament.PhaseRunning, nil, 0, 0, "7_A_B", 400, []string{"A", "B"}
 	assert.Contains(t, v.String(), "step –/399; scores", "no step played yet")
 }
 
@@ -131,7 +133,7 @@ func TestControl_LaunchReturnsAfterTheLaunchWait(t *testing.T) {
 	require.Eventually(t, func() bool { return ts.Control().Status().Next != nil }, 30*time.Second, time.Millisecond,
 		"the tournament waits for its launch")
 	require.NoError(t, ts.Control().Launch())
-	assert.NotEqual(t, PhaseWaiting, ts.Control().Status().Phase)
+	assert.NotEqual(t, tournament.PhaseWaiting, ts.Control().Status().Phase)
 	assert.ErrorIs(t, ts.Control().Launch(), ErrLaunched)
 	ts.wait(t, 30*time.Second)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/scenario/scenariotest"
+	"github.com/massim-go/massim/sim"
 )
 
 // contestWorld builds the world of the contest example with steps overridden.
@@ -21,7 +22,7 @@ func contestWorld(t *testing.T, steps int) *scenario.World {
 	require.NoError(t, err)
 	m := cfg.Match[0]
 	m.Steps = steps
-	params, err := WorldParams(cfg, m, time.UnixMilli(0))
+	params, err := sim.WorldParams(cfg, m, time.UnixMilli(0))
 	require.NoError(t, err)
 	teams := make([]scenario.Team, len(cfg.Teams))
 	for i, tm := range cfg.Teams {

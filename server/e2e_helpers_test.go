@@ -16,6 +16,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/testcert"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/sim"
 )
 
 // testConfig is a small tournament: teams A and B, one simulation per size
@@ -91,7 +92,7 @@ func (ts *testServer) connect(t *testing.T) net.Conn {
 	return conn
 }
 
-func startServer(t *testing.T, cfg *config.Config, observers ...Observer) *testServer {
+func startServer(t *testing.T, cfg *config.Config, observers ...sim.Observer) *testServer {
 	t.Helper()
 	return startServerWith(t, cfg, Options{Observers: observers})
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,22 +13,23 @@ import (
 
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
-// recorder is an Observer that keeps every snapshot.
+// recorder is an sim.Observer that keeps every snapshot.
 type recorder struct {
 	mu    sync.Mutex
 	snaps []*scenario.Snapshot
-	ended []SimResult
+	ended []sim.Result
 }
 
-func (r *recorder) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (r *recorder) StepDone(_ SimInfo, s *scenario.Snapshot) {
+func (r *recorder) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (r *recorder) StepDone(_ sim.Info, s *scenario.Snapshot) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.snaps = append(r.snaps, s)
 }
-func (r *recorder) SimulationEnded(_ SimInfo, res SimResult) {
+func (r *recorder) SimulationEnded(_ sim.Info, res sim.Result) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ended = append(r.ended, res)
@@ -329,49 +329,6 @@ func TestMatch_TwoSimulationsWithDifferentTeamSizes(t *testing.T) {
 	assert.Equal(t, int64(0), ra.ID, "agentA3's own counter starts at 0")
 	a1.expect(protocol.TypeBye)
 	ts.wait(t, 10*time.Second)
-}
-
-func TestResultFile_IsPrettyPrintedWithSimulationsInOrder(t *testing.T) {
-	got := string(resultJSON([]SimOutcome{
-		{Info: SimInfo{Name: "1_A_B"}, Result: SimResult{Scores: []scenario.TeamScore{{Team: "A", Score: 10}, {Team: "B", Score: 40}}}},
-		{Info: SimInfo{Name: "2_A_B"}, Result: SimResult{Scores: []scenario.TeamScore{{Team: "A", Score: 0}, {Team: "B", Score: 0}}}},
-	}))
-	want := `{
-    "1_A_B": {
-        "A": {
-            "score": 10
-        },
-        "B": {
-            "score": 40
-        }
-    },
-    "2_A_B": {
-        "A": {
-            "score": 0
-        },
-        "B": {
-            "score": 0
-        }
-    }
-}
-`
-	assert.Equal(t, want, got)
-}
-
-func TestRoundRobin_OrderOfCONFIG9(t *testing.T) {
-	cfg := testConfig(t, 100, 1, 1)
-	cfg.Teams = append(cfg.Teams, cfg.Teams[0])
-	cfg.Teams[2].Name = "C"
-	m, err := roundRobin(cfg.Teams, 2)
-	require.NoError(t, err)
-	var got []string
-	for _, teams := range m {
-		got = append(got, teams[0].Name+teams[1].Name)
-	}
-	assert.Equal(t, []string{"AB", "AC", "BC"}, got)
-	_, err = roundRobin(cfg.Teams, 4)
-	assert.Error(t, err)
-	assert.True(t, strings.Contains(err.Error(), "4 teams per match"))
 }
 
 func itoa(i int64) string { return strconv.FormatInt(i, 10) }

@@ -20,6 +20,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
 // faultRig is a server on loopback, one toxiproxy proxy in front of it per
@@ -197,7 +198,7 @@ type accounting struct {
 	user       string
 	sent       int // actions the client sent (one per request-action it got)
 	arrived    int64
-	stats      AgentStats
+	stats      sim.AgentStats
 	inTimeSeen int // in-time answers in the match record
 	lost       int // sent, but never reached the server
 }
@@ -219,7 +220,7 @@ func (r *faultRig) account() []accounting {
 		row := accounting{user: user, stats: st, sent: r.sent[user].count()}
 		for step, answers := range r.answers.steps {
 			a := answers[i]
-			if a.Kind != AnswerInTime {
+			if a.Kind != sim.AnswerInTime {
 				continue
 			}
 			row.inTimeSeen++
@@ -269,32 +270,32 @@ func mb(b uint64) float64 { return float64(b) / (1 << 20) }
 type answerLog struct {
 	mu      sync.Mutex
 	agents  []string
-	steps   [][]Answer // by step
-	results []SimResult
+	steps   [][]sim.Answer // by step
+	results []sim.Result
 }
 
-func (l *answerLog) SimulationStarted(info SimInfo, _ scenario.Static, _ *scenario.Snapshot) {
+func (l *answerLog) SimulationStarted(info sim.Info, _ scenario.Static, _ *scenario.Snapshot) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.agents = slices.Clone(info.Agents)
 }
 
-func (l *answerLog) StepAnswers(_ SimInfo, step int, answers []Answer) {
+func (l *answerLog) StepAnswers(_ sim.Info, step int, answers []sim.Answer) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for len(l.steps) <= step {
 		l.steps = append(l.steps, nil)
 	}
-	kept := make([]Answer, len(answers))
+	kept := make([]sim.Answer, len(answers))
 	for i, a := range answers {
-		kept[i] = Answer{Kind: a.Kind, Action: scenario.Action{Name: a.Action.Name, Params: slices.Clone(a.Action.Params)}}
+		kept[i] = sim.Answer{Kind: a.Kind, Action: scenario.Action{Name: a.Action.Name, Params: slices.Clone(a.Action.Params)}}
 	}
 	l.steps[step] = kept
 }
 
-func (l *answerLog) StepDone(SimInfo, *scenario.Snapshot) {}
+func (l *answerLog) StepDone(sim.Info, *scenario.Snapshot) {}
 
-func (l *answerLog) SimulationEnded(_ SimInfo, res SimResult) {
+func (l *answerLog) SimulationEnded(_ sim.Info, res sim.Result) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.results = append(l.results, res)
@@ -308,7 +309,7 @@ func (l *answerLog) step() int {
 }
 
 // answer is user's answer of step.
-func (l *answerLog) answer(step int, user string) Answer {
+func (l *answerLog) answer(step int, user string) sim.Answer {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	i := slices.Index(l.agents, user)

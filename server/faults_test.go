@@ -13,6 +13,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/sim"
 )
 
 // Fault tests (docs/protocol.md, "Slow links and dead connections"): the
@@ -138,7 +139,7 @@ func TestFaults_ResetsInTheMiddleOfAFrame(t *testing.T) {
 	}
 	last := r.answers.step()
 	for _, u := range victims {
-		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after its reset", u)
+		assert.Equal(t, sim.AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after its reset", u)
 	}
 	checkHealthy(t, rows, "agentB1", "agentA2", "agentB3")
 	r.checkMemory(faultHeapBound)
@@ -207,7 +208,7 @@ func TestFaults_BlackholeOneAgent(t *testing.T) {
 	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA3")
 	last := r.answers.step()
 	for _, u := range []string{"agentA1", "agentA2"} {
-		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
+		assert.Equal(t, sim.AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
 	}
 	r.checkMemory(faultHeapBound)
 }
@@ -248,7 +249,7 @@ func TestFaults_BlackholeOfATeamThenHealed(t *testing.T) {
 	last := r.answers.step()
 	assert.Greater(t, last, stretch)
 	for _, u := range team {
-		assert.Equal(t, AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
+		assert.Equal(t, sim.AnswerInTime, r.answers.answer(last, u).Kind, "%s plays again after the heal", u)
 	}
 	r.checkMemory(faultHeapBound)
 }
@@ -273,6 +274,6 @@ func TestFaults_BlackholeNoticedByTheClient(t *testing.T) {
 	rows := r.results("blackhole noticed by the client")
 	checkLostOnlyWithConnections(t, rows)
 	checkHealthy(t, rows, "agentB1", "agentB2", "agentB3", "agentA2", "agentA3")
-	assert.Equal(t, AnswerInTime, r.answers.answer(r.answers.step(), "agentA1").Kind, "agentA1 plays again after the heal")
+	assert.Equal(t, sim.AnswerInTime, r.answers.answer(r.answers.step(), "agentA1").Kind, "agentA1 plays again after the heal")
 	r.checkMemory(faultHeapBound)
 }

@@ -4,52 +4,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestLockFolder_TheSecondLockIsRefusedNamingTheHolder(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "tournament")
-	first, err := lockFolder(dir)
-	require.NoError(t, err)
-	assert.Zero(t, first.previous.PID, "a new folder had no holder")
-
-	_, err = lockFolder(dir)
-	var inUse *FolderInUseError
-	require.ErrorAs(t, err, &inUse)
-	assert.Equal(t, os.Getpid(), inUse.Holder.PID)
-	assert.Contains(t, err.Error(), "in use by process "+strconv.Itoa(os.Getpid())+" on ")
-
-	first.release()
-	_, err = os.Stat(dir)
-	assert.ErrorIs(t, err, os.ErrNotExist, "the folder the lock created is removed while empty")
-	again, err := lockFolder(dir)
-	require.NoError(t, err, "a released folder can be locked again")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "kept.json"), []byte("{}"), 0o644))
-	again.release()
-	assert.FileExists(t, filepath.Join(dir, "kept.json"), "a folder with files stays")
-	assert.NoFileExists(t, filepath.Join(dir, LockFile))
-}
-
-func TestLockFolder_TheLockOfAnEndedProcessIsTakenOver(t *testing.T) {
-	dir := t.TempDir()
-	// What a killed server leaves: the lock file, but no lock (the kernel
-	// dropped it with the process).
-	stale := `{"pid": 999999, "host": "elsewhere", "command": ["massim", "serve"], "since": "2026-01-02T03:04:05Z"}`
-	require.NoError(t, os.WriteFile(filepath.Join(dir, LockFile), []byte(stale), 0o644))
-	l, err := lockFolder(dir)
-	require.NoError(t, err)
-	defer l.release()
-	assert.Equal(t, 999999, l.previous.PID)
-	data, err := os.ReadFile(filepath.Join(dir, LockFile))
-	require.NoError(t, err)
-	assert.Contains(t, string(data), `"pid":`+strconv.Itoa(os.Getpid()))
-}
 
 // TestRun_TwoServersOnOneFolder: the second server refuses to start and
 // touches nothing; the first goes on.
@@ -58,25 +20,25 @@ func TestRun_TwoServersOnOneFolder(t *testing.T) {
 	dir := cfg.Server.ResultPath
 	first := startServerWith(t, cfg, Options{})
 	require.Eventually(t, func() bool {
-		_, err := os.Stat(filepath.Join(dir, ManifestFile))
+		_, err := os.Stat(filepath.Join(dir, tournament.ManifestFile))
 		return err == nil
 	}, 30*time.Second, time.Millisecond, "the first server opens its tournament")
-	before, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	before, err := os.ReadFile(filepath.Join(dir, tournament.ManifestFile))
 	require.NoError(t, err)
 
 	second := New(cfg, zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.WarnLevel), Options{Listen: "127.0.0.1:0", LaunchNow: true})
 	_, err = runTournament(t, second)
-	var inUse *FolderInUseError
+	var inUse *tournament.FolderInUseError
 	require.ErrorAs(t, err, &inUse)
 	assert.Equal(t, os.Getpid(), inUse.Holder.PID)
-	after, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	after, err := os.ReadFile(filepath.Join(dir, tournament.ManifestFile))
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
 
 	require.NoError(t, first.Control().Stop())
 	first.wait(t, 30*time.Second)
 	assert.NoError(t, first.err)
-	assert.Equal(t, StateStopped, readManifest(t, dir).State)
+	assert.Equal(t, tournament.StateStopped, readManifest(t, dir).State)
 }
 
 // TestRun_ATakenPortChangesNothing: a start that cannot open the agent port
@@ -99,13 +61,13 @@ func TestRun_ATakenPortChangesNothing(t *testing.T) {
 	assert.Empty(t, entries)
 
 	// A previous tournament stays as it was.
-	writeTestManifest(t, dir, Manifest{Format: ManifestFormat, Mode: "round-robin", State: StateStopped, Teams: []string{"A", "B"}})
-	before, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	writeTestManifest(t, dir, tournament.Manifest{Format: tournament.ManifestFormat, Mode: "round-robin", State: tournament.StateStopped, Teams: []string{"A", "B"}})
+	before, err := os.ReadFile(filepath.Join(dir, tournament.ManifestFile))
 	require.NoError(t, err)
 	srv = New(cfg, zerolog.Nop(), Options{Listen: taken.Addr().String(), LaunchNow: true})
 	_, err = runTournament(t, srv)
 	require.Error(t, err)
-	after, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	after, err := os.ReadFile(filepath.Join(dir, tournament.ManifestFile))
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
 	entries, err = os.ReadDir(dir)
@@ -115,8 +77,8 @@ func TestRun_ATakenPortChangesNothing(t *testing.T) {
 	// The next start, on a free port, opens a new tournament.
 	ts := startServerWith(t, cfg, Options{})
 	require.Eventually(t, func() bool {
-		m, err := ReadManifest(dir)
-		return err == nil && m.State == StateRunning
+		m, err := tournament.ReadManifest(dir)
+		return err == nil && m.State == tournament.StateRunning
 	}, 30*time.Second, time.Millisecond)
 	require.NoError(t, ts.Control().Stop())
 	ts.wait(t, 30*time.Second)
@@ -129,7 +91,7 @@ func TestRun_ATakenPortChangesNothing(t *testing.T) {
 func TestRun_ATournamentKilledBeforeItsFirstSimulationIsReplaced(t *testing.T) {
 	cfg := testConfig(t, 1000, 3, 1)
 	dir := cfg.Server.ResultPath
-	writeTestManifest(t, dir, Manifest{Format: ManifestFormat, Mode: "round-robin", State: StateRunning,
+	writeTestManifest(t, dir, tournament.Manifest{Format: tournament.ManifestFormat, Mode: "round-robin", State: tournament.StateRunning,
 		Teams: []string{"A", "B"}, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
 	ts := startServerWith(t, cfg, Options{})
 	require.NoError(t, ts.Control().Stop())
@@ -141,8 +103,8 @@ func TestRun_ATournamentKilledBeforeItsFirstSimulationIsReplaced(t *testing.T) {
 
 }
 
-func writeTestManifest(t *testing.T, dir string, m Manifest) {
+func writeTestManifest(t *testing.T, dir string, m tournament.Manifest) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, writeJSONAtomic(filepath.Join(dir, ManifestFile), m))
+	require.NoError(t, tournament.WriteManifest(filepath.Join(dir, tournament.ManifestFile), m))
 }

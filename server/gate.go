@@ -80,12 +80,6 @@ func (g *stepGate) close() {
 	g.closed = true
 }
 
-// testHookStepSettled, when set by a test, runs after the step loop has seen
-// that nobody is left to wait for and before it closes the step: the window
-// in which a reconnection used to get a request-action whose answer was
-// then lost.
-var testHookStepSettled func()
-
 // reconnectMargin is the least time to the deadline a reconnected agent must
 // have to get the current step's request-action again: a quarter of the
 // agent timeout, at most half a second.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/sim"
 )
 
 // An agent whose connection drops after the others have answered settles
@@ -175,7 +176,7 @@ func overPlainAndTLS(t *testing.T, attack func(t *testing.T, secure bool)) {
 }
 
 // startServerOver starts a server for cfg, with TLS on its agent port when secure.
-func startServerOver(t *testing.T, secure bool, cfg *config.Config, observers ...Observer) *testServer {
+func startServerOver(t *testing.T, secure bool, cfg *config.Config, observers ...sim.Observer) *testServer {
 	t.Helper()
 	var client *tls.Config
 	if secure {

@@ -12,21 +12,22 @@ import (
 
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
 // cancelAfterFirst cancels the tournament when the first simulation ends.
 type cancelAfterFirst struct{ cancel context.CancelFunc }
 
-func (c cancelAfterFirst) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (c cancelAfterFirst) StepDone(SimInfo, *scenario.Snapshot)                           {}
-func (c cancelAfterFirst) SimulationEnded(SimInfo, SimResult)                             { c.cancel() }
+func (c cancelAfterFirst) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (c cancelAfterFirst) StepDone(sim.Info, *scenario.Snapshot)                           {}
+func (c cancelAfterFirst) SimulationEnded(sim.Info, sim.Result)                            { c.cancel() }
 
 func TestRun_InterruptedWritesCompletedSimulationsAndClosesSockets(t *testing.T) {
 	cfg := testConfig(t, 100, 5, 1, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := New(cfg, zerolog.Nop(), Options{Listen: "127.0.0.1:0", LaunchNow: true,
-		Observers: []Observer{cancelAfterFirst{cancel}}})
+		Observers: []sim.Observer{cancelAfterFirst{cancel}}})
 	require.NoError(t, srv.Listen())
 	c := login(t, &testServer{Server: srv}, "agentA1", "1")
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
 // The long run is a measurement, not a CI test: it plays one simulation of
@@ -90,10 +91,10 @@ type checkpoints struct {
 	steps int
 }
 
-func (c *checkpoints) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (c *checkpoints) StepDone(SimInfo, *scenario.Snapshot)                           {}
-func (c *checkpoints) SimulationEnded(SimInfo, SimResult)                             {}
-func (c *checkpoints) StepScored(_ SimInfo, step int, _ []scenario.TeamScore) {
+func (c *checkpoints) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (c *checkpoints) StepDone(sim.Info, *scenario.Snapshot)                           {}
+func (c *checkpoints) SimulationEnded(sim.Info, sim.Result)                            {}
+func (c *checkpoints) StepScored(_ sim.Info, step int, _ []scenario.TeamScore) {
 	now := time.Now()
 	if !c.last.IsZero() {
 		c.sum += now.Sub(c.last)

@@ -3,15 +3,10 @@ package server
 import (
 	"sync/atomic"
 	"time"
-)
 
-// StepTimer is an Observer that also wants the wall time of every step,
-// from its preparation to the end of its action phase (the waiting for
-// answers included): the /metrics histogram. Called from the step loop
-// before StepDone; it must return at once.
-type StepTimer interface {
-	StepTimed(info SimInfo, step int, d time.Duration)
-}
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
+)
 
 // Counters are the server's running totals since it started, for
 // /metrics. Reading them takes no lock of the step loop.
@@ -40,9 +35,9 @@ type stepTotals struct {
 	steps, accepted, timeouts, offline atomic.Int64
 }
 
-// stepCounted counts a played step: the simulation's AgentStats, the
+// stepCounted counts a played step: the simulation's sim.AgentStats, the
 // server's totals and the StepTimers.
-func (s *Server) stepCounted(info SimInfo, step int, d time.Duration, c *conduct, answers []Answer) {
+func (s *Server) stepCounted(info sim.Info, step int, d time.Duration, c *conduct, answers []sim.Answer) {
 	inTime, timeouts, offline := c.answered(step, answers)
 	s.totals.steps.Add(1)
 	s.totals.accepted.Add(inTime)
@@ -89,5 +84,5 @@ func (s *Server) Ready() bool {
 	s.connMu.Lock()
 	listening := s.listener != nil && !s.closed
 	s.connMu.Unlock()
-	return listening && s.ctrl.phase() != PhaseFinished
+	return listening && s.ctrl.phase() != tournament.PhaseFinished
 }

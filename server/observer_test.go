@@ -9,9 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
-// scoreRecorder is a ScoreObserver: it keeps each step's number and scores
+// scoreRecorder is a sim.ScoreObserver: it keeps each step's number and scores
 // and must never get a snapshot.
 type scoreRecorder struct {
 	t      *testing.T
@@ -20,17 +21,17 @@ type scoreRecorder struct {
 	scores [][]scenario.TeamScore
 }
 
-func (r *scoreRecorder) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (r *scoreRecorder) StepDone(_ SimInfo, s *scenario.Snapshot) {
-	r.t.Errorf("StepDone(step %d) called on a ScoreObserver", s.Step)
+func (r *scoreRecorder) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (r *scoreRecorder) StepDone(_ sim.Info, s *scenario.Snapshot) {
+	r.t.Errorf("StepDone(step %d) called on a sim.ScoreObserver", s.Step)
 }
-func (r *scoreRecorder) StepScored(_ SimInfo, step int, scores []scenario.TeamScore) {
+func (r *scoreRecorder) StepScored(_ sim.Info, step int, scores []scenario.TeamScore) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.steps = append(r.steps, step)
 	r.scores = append(r.scores, scores)
 }
-func (r *scoreRecorder) SimulationEnded(SimInfo, SimResult) {}
+func (r *scoreRecorder) SimulationEnded(sim.Info, sim.Result) {}
 
 func TestScoreObserver_GetsEveryStepsScoresWithoutASnapshot(t *testing.T) {
 	for _, withFull := range []bool{false, true} {
@@ -40,7 +41,7 @@ func TestScoreObserver_GetsEveryStepsScoresWithoutASnapshot(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			scores := &scoreRecorder{t: t}
-			observers := []Observer{scores}
+			observers := []sim.Observer{scores}
 			full := &recorder{}
 			if withFull {
 				observers = append(observers, full)
@@ -66,8 +67,8 @@ func TestScoreObserver_GetsEveryStepsScoresWithoutASnapshot(t *testing.T) {
 	}
 }
 
-// takerOf is an Observer of snapshots; spares makes it a SnapshotRecycler.
-type takerOf struct{ Observer }
+// takerOf is an sim.Observer of snapshots; spares makes it a sim.SnapshotRecycler.
+type takerOf struct{ sim.Observer }
 
 type recyclingTaker struct{ takerOf }
 
@@ -82,16 +83,16 @@ func TestResolveRoles_RecyclesOnlyForTheOnlySnapshotTaker(t *testing.T) {
 	recycler := recyclingTaker{}
 	for _, c := range []struct {
 		name      string
-		observers []Observer
-		want      SnapshotRecycler
+		observers []sim.Observer
+		want      sim.SnapshotRecycler
 		scorers   int
 	}{
 		{"none", nil, nil, 0},
-		{"a recycler alone", []Observer{recycler}, recycler, 0},
-		{"a recycler beside a score observer", []Observer{scorer, recycler}, recycler, 1},
-		{"a recycler beside another taker", []Observer{recycler, takerOf{}}, nil, 0},
-		{"a taker that does not recycle", []Observer{takerOf{}}, nil, 0},
-		{"a score observer that recycles takes no snapshot", []Observer{recyclingScorer{scorer}}, nil, 1},
+		{"a recycler alone", []sim.Observer{recycler}, recycler, 0},
+		{"a recycler beside a score observer", []sim.Observer{scorer, recycler}, recycler, 1},
+		{"a recycler beside another taker", []sim.Observer{recycler, takerOf{}}, nil, 0},
+		{"a taker that does not recycle", []sim.Observer{takerOf{}}, nil, 0},
+		{"a score observer that recycles takes no snapshot", []sim.Observer{recyclingScorer{scorer}}, nil, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			roles := resolveRoles(c.observers)

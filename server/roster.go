@@ -1,44 +1,19 @@
 package server
 
 import (
-	"slices"
 	"sync"
 	"time"
+
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
-// TeamRoster says which accounts of a team are connected: those of the
-// tournament's teams (a single match's line-up, otherwise every team), each
-// with every account index up to the largest team size of the config.
-type TeamRoster struct {
-	Team      string   `json:"team"`
-	Connected []string `json:"connected"` // account names in index order
-	Missing   []string `json:"missing"`
-}
-
-// UpcomingSimulation is the simulation the tournament waits to play.
-type UpcomingSimulation struct {
-	Match      int      `json:"match"`      // 0-based number in the schedule
-	Simulation int      `json:"simulation"` // index into the match array
-	Teams      []string `json:"teams"`
-	// StartsAt is when it starts; nil while that depends on the launch
-	// (a key press, the agents connecting, an admin request).
-	StartsAt *time.Time `json:"startsAt,omitempty"`
-}
-
-// StatusObserver is an Observer that also wants the tournament's status
-// whenever it changes between steps: an agent connects or disconnects, the
-// tournament waits for its launch or for the next simulation, or ends. The
-// same rules as for Observer apply: return quickly, never block.
-type StatusObserver interface {
-	TournamentStatusChanged(TournamentStatus)
-}
-
 // roster lists the connections of the tournament's teams.
-func (s *Server) roster() []TeamRoster {
+func (s *Server) roster() []tournament.TeamRoster {
 	teams := s.standingTeams()
-	out := make([]TeamRoster, len(teams))
+	out := make([]tournament.TeamRoster, len(teams))
 	for i, name := range teams {
-		r := TeamRoster{Team: name, Connected: []string{}, Missing: []string{}}
+		r := tournament.TeamRoster{Team: name, Connected: []string{}, Missing: []string{}}
 		for _, acc := range s.ordered {
 			if acc.team != name {
 				continue
@@ -55,7 +30,7 @@ func (s *Server) roster() []TeamRoster {
 }
 
 // missingAccounts lists every account of the roster that is not connected.
-func missingAccounts(roster []TeamRoster) []string {
+func missingAccounts(roster []tournament.TeamRoster) []string {
 	var out []string
 	for _, r := range roster {
 		out = append(out, r.Missing...)
@@ -79,21 +54,21 @@ const rosterInterval = 50 * time.Millisecond
 // them all); any other change, and flush, delivers at once.
 type statusNotifier struct {
 	mu        sync.Mutex
-	observers []StatusObserver
+	observers []tournament.StatusObserver
 	interval  time.Duration
-	status    func() TournamentStatus // built only when someone listens, when it goes out
-	last      time.Time               // when the last status went out
-	pending   bool                    // a delivery is scheduled for the interval's end
-	round     uint64                  // tells an outdated schedule from the current one
-	immediate bool                    // after flush: every change goes out at once
+	status    func() tournament.Status // built only when someone listens, when it goes out
+	last      time.Time                // when the last status went out
+	pending   bool                     // a delivery is scheduled for the interval's end
+	round     uint64                   // tells an outdated schedule from the current one
+	immediate bool                     // after flush: every change goes out at once
 }
 
 // newStatusNotifier hands the statuses built by status to the observers
 // that want them.
-func newStatusNotifier(observers []Observer, status func() TournamentStatus) *statusNotifier {
+func newStatusNotifier(observers []sim.Observer, status func() tournament.Status) *statusNotifier {
 	n := &statusNotifier{interval: rosterInterval, status: status}
 	for _, o := range observers {
-		if so, ok := o.(StatusObserver); ok {
+		if so, ok := o.(tournament.StatusObserver); ok {
 			n.observers = append(n.observers, so)
 		}
 	}
@@ -164,27 +139,10 @@ func (n *statusNotifier) deliver() {
 	st := n.status()
 	for i, o := range n.observers {
 		if i < len(n.observers)-1 {
-			o.TournamentStatusChanged(cloneStatus(st))
+			o.TournamentStatusChanged(st.Clone())
 		} else {
 			o.TournamentStatusChanged(st) // built for this delivery: the last may keep it
 		}
 	}
 	n.last = time.Now()
-}
-
-// cloneStatus gives each receiver slices of its own.
-func cloneStatus(v TournamentStatus) TournamentStatus {
-	v.Teams = slices.Clone(v.Teams)
-	v.Scores = slices.Clone(v.Scores)
-	v.Roster = slices.Clone(v.Roster)
-	for i := range v.Roster {
-		v.Roster[i].Connected = slices.Clone(v.Roster[i].Connected)
-		v.Roster[i].Missing = slices.Clone(v.Roster[i].Missing)
-	}
-	if v.Next != nil {
-		next := *v.Next
-		next.Teams = slices.Clone(next.Teams)
-		v.Next = &next
-	}
-	return v
 }

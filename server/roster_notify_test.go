@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,17 +38,17 @@ func (v *versionedStatus) change() {
 	v.changes++
 }
 
-func (v *versionedStatus) status() TournamentStatus {
+func (v *versionedStatus) status() tournament.Status {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.builds++
-	return TournamentStatus{Step: v.changes}
+	return tournament.Status{Step: v.changes}
 }
 
 func TestStatusNotifier_ABurstOfConnectionsIsDeliveredOnceWithAllOfThem(t *testing.T) {
 	obs := &statusRecorder{}
 	v := &versionedStatus{}
-	n := newStatusNotifier([]Observer{obs}, v.status)
+	n := newStatusNotifier([]sim.Observer{obs}, v.status)
 	n.interval = time.Hour // the scheduled delivery never comes by itself here: flush sends it
 
 	for range 1000 {
@@ -66,7 +68,7 @@ func TestStatusNotifier_ABurstOfConnectionsIsDeliveredOnceWithAllOfThem(t *testi
 func TestStatusNotifier_APhaseChangeGoesOutAtOnceWithTheWaitingConnections(t *testing.T) {
 	obs := &statusRecorder{}
 	v := &versionedStatus{}
-	n := newStatusNotifier([]Observer{obs}, v.status)
+	n := newStatusNotifier([]sim.Observer{obs}, v.status)
 	n.interval = time.Hour
 
 	for range 3 {
@@ -83,7 +85,7 @@ func TestStatusNotifier_APhaseChangeGoesOutAtOnceWithTheWaitingConnections(t *te
 func TestStatusNotifier_WaitingConnectionsGoOutAtTheIntervalsEnd(t *testing.T) {
 	obs := &statusRecorder{}
 	v := &versionedStatus{}
-	n := newStatusNotifier([]Observer{obs}, v.status)
+	n := newStatusNotifier([]sim.Observer{obs}, v.status)
 	n.interval = 5 * time.Millisecond
 
 	for range 50 {
@@ -101,8 +103,8 @@ func TestStatusNotifier_WaitingConnectionsGoOutAtTheIntervalsEnd(t *testing.T) {
 
 func TestStatusNotifier_EveryObserverGetsSlicesOfItsOwn(t *testing.T) {
 	a, b := &statusRecorder{}, &statusRecorder{}
-	n := newStatusNotifier([]Observer{a, b}, func() TournamentStatus {
-		return TournamentStatus{Roster: []TeamRoster{{Team: "A", Connected: []string{"agentA1"}, Missing: []string{}}}}
+	n := newStatusNotifier([]sim.Observer{a, b}, func() tournament.Status {
+		return tournament.Status{Roster: []tournament.TeamRoster{{Team: "A", Connected: []string{"agentA1"}, Missing: []string{}}}}
 	})
 	n.notify()
 	require.Len(t, a.states, 1)
@@ -113,9 +115,9 @@ func TestStatusNotifier_EveryObserverGetsSlicesOfItsOwn(t *testing.T) {
 
 // BenchmarkConnectionsChanged_1000Accounts is what the status costs for the
 // logins of 1,000 agents and their disconnects (2 × 500 accounts; one
-// StatusObserver, as with replays on).
+// tournament.StatusObserver, as with replays on).
 func BenchmarkConnectionsChanged_1000Accounts(b *testing.B) {
-	srv := New(testConfig(b, 300, 2, 500), zerolog.Nop(), Options{Observers: []Observer{&statusRecorder{}}})
+	srv := New(testConfig(b, 300, 2, 500), zerolog.Nop(), Options{Observers: []sim.Observer{&statusRecorder{}}})
 	require.Len(b, srv.ordered, 1000)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // byeTimeout is how long each client gets to receive its bye (as the Java server).
@@ -44,7 +46,7 @@ type Options struct {
 	// this much time has passed.
 	WaitForAgents time.Duration
 	// Observers see every simulation (replays, monitor, progress lines).
-	Observers []Observer
+	Observers []sim.Observer
 	// Dir is the tournament folder for result files, the manifest and the
 	// standings; "" means server.resultPath.
 	Dir string
@@ -64,7 +66,7 @@ type Options struct {
 	// lasts at least this long. Zero: as fast as the agents answer.
 	MinStepDuration time.Duration
 	// Rerun starts the (single) simulation from a recorded one.
-	Rerun *Rerun
+	Rerun *sim.Rerun
 	// Now is the game clock (tests); nil means time.Now. It stamps
 	// request-actions and deadlines, judges whether an answer came in time
 	// and dates status responses. Socket read and write deadlines always
@@ -84,14 +86,14 @@ type Server struct {
 	gate     stepGate // of the running step
 	ctrl     *Control
 	notifier *statusNotifier
-	timers   []StepTimer // the Observers that time steps
+	timers   []sim.StepTimer // the Observers that time steps
 	totals   stepTotals
 	key      launchKey
 	// lastStart is the start of the latest simulation (tournament goroutine only).
 	lastStart time.Time
 
 	listener net.Listener
-	lock     *folderLock // of the tournament folder, between Open and Close
+	lock     *tournament.Lock // of the tournament folder, between Open and Close
 	opened   bool
 	wg       sync.WaitGroup
 	connMu   sync.Mutex
@@ -117,14 +119,14 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 	}
 	mode := cfg.Server.TournamentMode
 	if len(opts.Lineup) > 0 {
-		mode = ModeMatch
+		mode = tournament.ModeMatch
 	}
 	s.gate.wake = s.wakeStepLoop
 	s.ctrl.describe(mode, 0, len(cfg.Match), 0)
 	s.ctrl.roster = s.roster
 	s.notifier = newStatusNotifier(opts.Observers, s.ctrl.Status)
 	for _, o := range opts.Observers {
-		if t, ok := o.(StepTimer); ok {
+		if t, ok := o.(sim.StepTimer); ok {
 			s.timers = append(s.timers, t)
 		}
 	}
@@ -147,14 +149,14 @@ func (s *Server) Open() error {
 		return nil
 	}
 	if dir := s.tournamentDir(); dir != "" {
-		lock, err := lockFolder(dir)
+		lock, err := tournament.LockFolder(dir)
 		if err != nil {
 			s.Close()
 			return withPackage(err)
 		}
 		s.lock = lock
-		if lock.previous.PID != 0 {
-			s.log.Info().Str("dir", dir).Stringer("previous", lock.previous).
+		if lock.Previous.PID != 0 {
+			s.log.Info().Str("dir", dir).Stringer("previous", lock.Previous).
 				Msg("the previous server of this tournament folder has ended without releasing it; lock taken over")
 		}
 	}
@@ -176,7 +178,7 @@ func (s *Server) Close() {
 	}
 	s.notifier.flush() // the connections are gone: their last status goes out
 	if s.lock != nil {
-		s.lock.release()
+		s.lock.Release()
 		s.lock = nil
 	}
 }
@@ -223,9 +225,9 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	stopRetries := p.record.startRetries(context.Background())
 	summary, finished, err := s.runPlan(ctx, p)
 	stopRetries()
-	state := StateStopped
+	state := tournament.StateStopped
 	if finished {
-		state = StateFinished
+		state = tournament.StateFinished
 	}
 	// Interrupted before the launch of a new tournament: nothing was played,
 	// so nothing is kept for a next start to rename.

@@ -11,6 +11,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
 )
 
 // setupConfig is one simulation of 3 steps, one agent per team, on an empty
@@ -44,7 +45,7 @@ func setupConfig(t *testing.T, setup string) *config.Config {
 
 func TestTask_SetupTaskCompletedOverTCP(t *testing.T) {
 	cfg := setupConfig(t, "testdata/task_setup.txt")
-	skipped, err := CheckMatches(cfg)
+	skipped, err := sim.CheckMatches(cfg)
 	require.NoError(t, err)
 	require.Empty(t, skipped)
 	rec := &recorder{}

@@ -13,28 +13,8 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/server/teamcmd"
+	"github.com/massim-go/massim/sim"
 )
-
-// CommandStats say how a team's command fared in one simulation (the stats
-// file, docs/config.md, "Team commands").
-type CommandStats struct {
-	Team string `json:"team"`
-	// Agents is the {agents} the command was given; Connected says whether
-	// all of those accounts were connected within teamConnectTimeout before
-	// the match's first simulation of this run, ConnectMillis how long that
-	// took (or the timeout).
-	Agents        int   `json:"agents"`
-	Connected     bool  `json:"connected"`
-	ConnectMillis int64 `json:"connectMillis"`
-	// Exits and Restarts count the command's exits during the simulation
-	// (for the first simulation also those while the server waited for its
-	// agents) and the restarts after them; Status is how it ended last.
-	Exits    int    `json:"exits"`
-	Restarts int    `json:"restarts"`
-	Status   string `json:"status,omitempty"`
-	// Note says what went wrong, as the result file's "note" does.
-	Note string `json:"note,omitempty"`
-}
 
 // teamCommand is one team's command in a running match.
 type teamCommand struct {
@@ -185,17 +165,17 @@ func (s *Server) connectedOf(t config.Team, n int) int {
 	return c
 }
 
-// simulationEnded returns the CommandStats of a simulation that has just
+// simulationEnded returns the sim.CommandStats of a simulation that has just
 // ended, in the order of teams, and each team's note ("" for none) for the
 // result file, in match order.
-func (mc *matchCommands) simulationEnded(teams []string, agents []AgentStats) ([]CommandStats, []string) {
+func (mc *matchCommands) simulationEnded(teams []string, agents []sim.AgentStats) ([]sim.CommandStats, []string) {
 	if mc == nil || len(mc.cmds) == 0 {
 		return nil, nil
 	}
 	notes := make([]string, len(teams))
-	var out []CommandStats
+	var out []sim.CommandStats
 	for _, tc := range mc.cmds {
-		st := CommandStats{Team: tc.team.Name, Agents: tc.agents, Connected: tc.inTime, ConnectMillis: tc.waited.Milliseconds()}
+		st := sim.CommandStats{Team: tc.team.Name, Agents: tc.agents, Connected: tc.inTime, ConnectMillis: tc.waited.Milliseconds()}
 		var why []string
 		if tc.proc == nil {
 			why = append(why, "team command not started: "+tc.startErr.Error())
@@ -229,7 +209,7 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []AgentStats) ([
 }
 
 // offlineSteps sums the steps a team's agents had no connection.
-func offlineSteps(agents []AgentStats, team string) int64 {
+func offlineSteps(agents []sim.AgentStats, team string) int64 {
 	var n int64
 	for _, a := range agents {
 		if a.Team == team {

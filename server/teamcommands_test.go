@@ -19,6 +19,8 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // commandConfig is testConfig with a team command for each team that has
@@ -93,7 +95,7 @@ func TestTeamCommand_ServerStartsTeamsWithTheMatchValuesAndStopsThemAfterTheMatc
 	assert.Equal(t, "B", b[0].Env["MASSIM_TEAM"])
 	requireNoTeamProcess(t, a[0], b[0])
 
-	st, err := ReadStats(sum.Dir)
+	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	require.Len(t, st.Simulations, 1)
 	cmds := st.Simulations[0].Commands
@@ -130,7 +132,7 @@ func TestTeamCommand_ATeamThatNeverConnectsPlaysOnAndTheResultsSayWhy(t *testing
 	require.True(t, sum.Finished)
 	requireNoTeamProcess(t, readRecords(t, recB)...)
 
-	st, err := ReadStats(sum.Dir)
+	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	require.Len(t, st.Simulations[0].Commands, 1, "A has no command")
 	b := st.Simulations[0].Commands[0]
@@ -156,7 +158,7 @@ func TestTeamCommand_ATeamThatNeverConnectsPlaysOnAndTheResultsSayWhy(t *testing
 	assert.Contains(t, m.Simulations[0].Scores[1].Note, "0 of 2 agents connected")
 }
 
-// holdAtStep is an Observer that holds the step loop after step `step`
+// holdAtStep is an sim.Observer that holds the step loop after step `step`
 // until a condition holds (at most 30 s): the tests wait on conditions, not
 // on time.
 type holdAtStep struct {
@@ -167,9 +169,9 @@ type holdAtStep struct {
 	held  bool
 }
 
-func (h *holdAtStep) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (h *holdAtStep) SimulationEnded(SimInfo, SimResult)                             {}
-func (h *holdAtStep) StepDone(_ SimInfo, snap *scenario.Snapshot) {
+func (h *holdAtStep) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (h *holdAtStep) SimulationEnded(sim.Info, sim.Result)                            {}
+func (h *holdAtStep) StepDone(_ sim.Info, snap *scenario.Snapshot) {
 	if h.held || snap.Step < h.step {
 		return
 	}
@@ -208,7 +210,7 @@ func TestTeamCommand_ACommandThatCrashesIsRestartedAndItsAgentsLogInAgain(t *tes
 	require.Len(t, recs, 2)
 	requireNoTeamProcess(t, recs...)
 
-	st, err := ReadStats(sum.Dir)
+	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	a := st.Simulations[0].Commands[0]
 	assert.Equal(t, 1, a.Exits)
@@ -247,7 +249,7 @@ func TestTeamCommand_ACommandThatEndsForGoodDoesNotHoldTheMatchBack(t *testing.T
 	sampleTeam(t, srv, "A", "1")
 	sum, err := runTournament(t, srv) // bounded far below teamConnectTimeout
 	require.NoError(t, err)
-	st, err := ReadStats(sum.Dir)
+	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	b := st.Simulations[0].Commands[0]
 	assert.False(t, b.Connected)
@@ -266,7 +268,7 @@ func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.
 	sum, err := runTournament(t, srv) // bounded far below -wait-agents
 	require.NoError(t, err)
 	require.True(t, sum.Finished)
-	st, err := ReadStats(sum.Dir)
+	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	assert.True(t, st.Simulations[0].Commands[0].Connected, "A's agents came with its command, after the launch")
 	requireNoTeamProcess(t, readRecords(t, recA)...)

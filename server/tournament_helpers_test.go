@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +21,8 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // newTournamentServer makes a server on a loopback port for cfg.
@@ -64,22 +68,22 @@ func sampleTeams(t *testing.T, srv *Server, cfg *config.Config) (wait func() []e
 	}
 }
 
-// stopAt is an Observer that requests a stop when simulation number n
+// stopAt is an sim.Observer that requests a stop when simulation number n
 // (counted from 1 over the whole run) starts, so that simulation is the last.
 type stopAt struct {
 	srv     *Server
 	n, seen int
 }
 
-func (o *stopAt) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {
+func (o *stopAt) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {
 	if o.seen++; o.seen == o.n {
 		_ = o.srv.Control().Stop()
 	}
 }
-func (o *stopAt) StepDone(SimInfo, *scenario.Snapshot) {}
-func (o *stopAt) SimulationEnded(SimInfo, SimResult)   {}
+func (o *stopAt) StepDone(sim.Info, *scenario.Snapshot) {}
+func (o *stopAt) SimulationEnded(sim.Info, sim.Result)  {}
 
-// statusProbe is an Observer that asks the server for a status-response
+// statusProbe is an sim.Observer that asks the server for a status-response
 // over TCP at the start of every simulation and after its first step, and
 // keeps what it saw next to what was true.
 type statusProbe struct {
@@ -93,7 +97,7 @@ type statusSeen struct {
 	err       error
 }
 
-func (p *statusProbe) check(info SimInfo, sizes []int) {
+func (p *statusProbe) check(info sim.Info, sizes []int) {
 	want := protocol.StatusResponse{Teams: info.Teams, TeamSizes: sizes, CurrentSimulation: info.Index}
 	got, err := queryStatus(p.addr)
 	got.Time = 0
@@ -155,27 +159,53 @@ func readResultFiles(t *testing.T, dir string) (scores map[string]map[string]int
 	return scores, files
 }
 
-func readManifest(t *testing.T, dir string) *Manifest {
+func readManifest(t *testing.T, dir string) *tournament.Manifest {
 	t.Helper()
-	m, err := ReadManifest(dir)
+	m, err := tournament.ReadManifest(dir)
 	require.NoError(t, err)
 	return m
 }
 
-func readStandings(t *testing.T, dir string) StandingsFile {
+func readStandings(t *testing.T, dir string) tournament.StandingsFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, StandingsName))
+	data, err := os.ReadFile(filepath.Join(dir, tournament.StandingsName))
 	require.NoError(t, err)
-	var f StandingsFile
+	var f tournament.StandingsFile
 	require.NoError(t, json.Unmarshal(data, &f))
 	return f
 }
 
 // positions lists the (match, simulation) of recorded simulations as "m.i".
-func positions(m *Manifest) []string {
+func positions(m *tournament.Manifest) []string {
 	var out []string
 	for _, s := range m.Simulations {
 		out = append(out, itoa(int64(s.Match))+"."+itoa(int64(s.Index)))
 	}
 	return out
+}
+
+// tournamentJSON is a small config: one team per name (passwords "1"), the
+// given server block members, one simulation per team size (20×20, no
+// terrain, fixed seeds), and extra top-level members.
+func tournamentJSON(server string, teams []string, steps int, sizes []int, extra string) string {
+	var sims []string
+	for i, n := range sizes {
+		sims = append(sims, testSimJSON(steps, 100+i, n))
+	}
+	var ts []string
+	for _, name := range teams {
+		ts = append(ts, fmt.Sprintf(`%q: {"prefix": "agent", "password": "1"}`, name))
+	}
+	if extra != "" {
+		extra = "," + extra
+	}
+	return fmt.Sprintf(`{"server": {%s}, "match": [%s], "teams": {%s}%s}`,
+		server, strings.Join(sims, ","), strings.Join(ts, ","), extra)
+}
+
+func parseTournament(t *testing.T, server string, teams []string, steps int, sizes []int, extra string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse("test.json", []byte(tournamentJSON(server, teams, steps, sizes, extra)))
+	require.NoError(t, err)
+	return cfg
 }

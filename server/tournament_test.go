@@ -14,6 +14,8 @@ import (
 
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // roundRobinServer is the server block of the tournament tests: two teams
@@ -23,22 +25,22 @@ func roundRobinServer(dir string, timeoutMS int) string {
 		"agentTimeout": ` + itoa(int64(timeoutMS)) + `, "resultPath": "` + dir + `", "maxPacketLength": 65536`
 }
 
-// statusAtStart is an Observer that runs the status probe at the start of
+// statusAtStart is an sim.Observer that runs the status probe at the start of
 // every simulation and after its first step.
 type statusAtStart struct {
 	probe *statusProbe
 	sizes []int
 }
 
-func (o statusAtStart) SimulationStarted(info SimInfo, _ scenario.Static, _ *scenario.Snapshot) {
+func (o statusAtStart) SimulationStarted(info sim.Info, _ scenario.Static, _ *scenario.Snapshot) {
 	o.probe.check(info, o.sizes)
 }
-func (o statusAtStart) StepDone(info SimInfo, snap *scenario.Snapshot) {
+func (o statusAtStart) StepDone(info sim.Info, snap *scenario.Snapshot) {
 	if snap.Step == 0 {
 		o.probe.check(info, o.sizes)
 	}
 }
-func (o statusAtStart) SimulationEnded(SimInfo, SimResult) {}
+func (o statusAtStart) SimulationEnded(sim.Info, sim.Result) {}
 
 func TestRoundRobin_ThreeTeamsWithSampleClientsPlayThreeMatchesInOrder(t *testing.T) {
 	dir := t.TempDir()
@@ -46,7 +48,7 @@ func TestRoundRobin_ThreeTeamsWithSampleClientsPlayThreeMatchesInOrder(t *testin
 	probe := &statusProbe{}
 	srv := newTournamentServer(t, cfg, Options{
 		WaitForAgents: 20 * time.Second,
-		Observers:     []Observer{statusAtStart{probe: probe, sizes: []int{1, 2}}},
+		Observers:     []sim.Observer{statusAtStart{probe: probe, sizes: []int{1, 2}}},
 	})
 	probe.addr = srv.Addr().String()
 	before, err := queryStatus(probe.addr)
@@ -88,7 +90,7 @@ func TestRoundRobin_ThreeTeamsWithSampleClientsPlayThreeMatchesInOrder(t *testin
 	scores, files := readResultFiles(t, dir)
 	require.Len(t, files, 3, "one result file per match")
 	require.Len(t, scores, 6)
-	want := map[string]*Standing{"A": {Team: "A"}, "B": {Team: "B"}, "C": {Team: "C"}}
+	want := map[string]*tournament.Standing{"A": {Team: "A"}, "B": {Team: "B"}, "C": {Team: "C"}}
 	for _, teams := range scores {
 		require.Len(t, teams, 2)
 		var names []string
@@ -120,7 +122,7 @@ func TestRoundRobin_ThreeTeamsWithSampleClientsPlayThreeMatchesInOrder(t *testin
 	assert.Equal(t, file.Standings, sum.Standings)
 
 	m := readManifest(t, dir)
-	assert.Equal(t, StateFinished, m.State)
+	assert.Equal(t, tournament.StateFinished, m.State)
 	assert.Equal(t, []string{"0.0", "0.1", "1.0", "1.1", "2.0", "2.1"}, positions(m))
 	assert.Len(t, m.ResultFiles, 3)
 }
@@ -132,7 +134,7 @@ func TestStatusResponse_TrueInManualModeWithThreeTeamsPerMatch(t *testing.T) {
 		`"manual-mode": [["D", "B", "A"], ["C", "A", "B"]]`)
 	probe := &statusProbe{}
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true,
-		Observers: []Observer{statusAtStart{probe: probe, sizes: []int{3, 1, 2}}}})
+		Observers: []sim.Observer{statusAtStart{probe: probe, sizes: []int{3, 1, 2}}}})
 	probe.addr = srv.Addr().String()
 	sum, err := runTournament(t, srv)
 	require.NoError(t, err)
@@ -150,7 +152,7 @@ func TestStop_FinishesTheCurrentSimulationThenSaysBye(t *testing.T) {
 	dir := t.TempDir()
 	cfg := parseTournament(t, roundRobinServer(dir, 3000), []string{"A", "B", "C"}, 8, []int{1, 1}, "")
 	stop := &stopAt{n: 1}
-	srv := newTournamentServer(t, cfg, Options{WaitForAgents: 20 * time.Second, Observers: []Observer{stop}})
+	srv := newTournamentServer(t, cfg, Options{WaitForAgents: 20 * time.Second, Observers: []sim.Observer{stop}})
 	stop.srv = srv
 	waitClients := sampleTeams(t, srv, cfg)
 	sum, err := runTournament(t, srv)
@@ -163,11 +165,11 @@ func TestStop_FinishesTheCurrentSimulationThenSaysBye(t *testing.T) {
 	assert.Equal(t, 8, sum.Matches[0].Simulations[0].Info.Steps)
 	assert.False(t, sum.Finished)
 	m := readManifest(t, dir)
-	assert.Equal(t, StateStopped, m.State)
+	assert.Equal(t, tournament.StateStopped, m.State)
 	assert.Equal(t, []string{"0.0"}, positions(m))
 	_, files := readResultFiles(t, dir)
 	assert.Len(t, files, 1, "the cut match still gets its result file")
-	assert.Equal(t, PhaseFinished, srv.Control().Status().Phase)
+	assert.Equal(t, tournament.PhaseFinished, srv.Control().Status().Phase)
 }
 
 func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
@@ -189,14 +191,14 @@ func TestConsole_LaunchKeyAndCommandsShareOneReader(t *testing.T) {
 		_, err := typing.Write([]byte(line + "\n"))
 		require.NoError(t, err)
 	}
-	status := func() TournamentStatus { return srv.Control().Status() }
+	status := func() tournament.Status { return srv.Control().Status() }
 
 	say("status")
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "waiting (round-robin)") }, 15*time.Second, time.Millisecond)
 	say("p") // pause before the launch: the first step waits
 	require.Eventually(t, func() bool { return status().Paused }, 15*time.Second, time.Millisecond)
 	say("") // the launch key
-	require.Eventually(t, func() bool { return status().Phase == PhaseRunning }, 15*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return status().Phase == tournament.PhaseRunning }, 15*time.Second, time.Millisecond)
 	assert.Equal(t, -1, status().Step, "paused: no step has run")
 	say("step")
 	require.Eventually(t, func() bool { return status().Step == 0 }, 15*time.Second, time.Millisecond)
@@ -228,7 +230,7 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B", "C"}, 3, []int{1, 2}, "")
 	// First run: stopped during the second simulation of the first match.
 	first := newTournamentServer(t, cfg, Options{LaunchNow: true})
-	first.opts.Observers = []Observer{&stopAt{srv: first, n: 2}}
+	first.opts.Observers = []sim.Observer{&stopAt{srv: first, n: 2}}
 	sum, err := runTournament(t, first)
 	require.NoError(t, err)
 	require.Len(t, sum.Matches, 1)
@@ -239,7 +241,7 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 
 	// Second run: stopped in the second match after its first simulation.
 	second := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true})
-	second.opts.Observers = []Observer{&stopAt{srv: second, n: 1}}
+	second.opts.Observers = []sim.Observer{&stopAt{srv: second, n: 1}}
 	sum, err = runTournament(t, second)
 	require.NoError(t, err)
 	require.Len(t, sum.Matches, 1)
@@ -251,7 +253,7 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 	// status-response names the simulation actually running.
 	probe := &statusProbe{}
 	third := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true,
-		Observers: []Observer{statusAtStart{probe: probe, sizes: []int{1, 2}}}})
+		Observers: []sim.Observer{statusAtStart{probe: probe, sizes: []int{1, 2}}}})
 	probe.addr = third.Addr().String()
 	before, err := queryStatus(probe.addr)
 	require.NoError(t, err)
@@ -262,7 +264,7 @@ func TestResume_ContinuesAfterTheLastRecordedSimulation(t *testing.T) {
 	assert.Equal(t, 1, sum.Matches[0].Simulations[0].Info.Index, "match 1 continues with its second simulation")
 	assert.Equal(t, []string{"A", "C"}, sum.Matches[0].Teams)
 	m = readManifest(t, dir)
-	assert.Equal(t, StateFinished, m.State)
+	assert.Equal(t, tournament.StateFinished, m.State)
 	assert.Equal(t, []string{"0.0", "0.1", "1.0", "1.1", "2.0", "2.1"}, positions(m))
 	assert.Equal(t, m.Simulations[2].MatchStart, m.Simulations[3].MatchStart, "a resumed match keeps its start (replay folder name)")
 	for _, row := range sum.Standings {
@@ -321,24 +323,24 @@ func TestResume_RandomModeContinuesTheSameSequenceOfLineups(t *testing.T) {
 	cfg := parseTournament(t, `"tournamentMode": "random", "teamsPerMatch": 2, "port": 0, "agentTimeout": 50,
 		"resultPath": "`+dir+`"`, []string{"A", "B", "C", "D"}, 2, []int{1}, "")
 	first := newTournamentServer(t, cfg, Options{LaunchNow: true, TournamentSeed: 99})
-	first.opts.Observers = []Observer{&stopAt{srv: first, n: 3}}
+	first.opts.Observers = []sim.Observer{&stopAt{srv: first, n: 3}}
 	_, err := runTournament(t, first)
 	require.NoError(t, err)
 	resumed := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true, TournamentSeed: 5})
-	resumed.opts.Observers = []Observer{&stopAt{srv: resumed, n: 4}}
+	resumed.opts.Observers = []sim.Observer{&stopAt{srv: resumed, n: 4}}
 	_, err = runTournament(t, resumed)
 	require.NoError(t, err)
 
 	m := readManifest(t, dir)
 	require.NotNil(t, m.RandomSeed)
 	assert.Equal(t, int64(99), *m.RandomSeed, "the seed drawn at the start is kept")
-	want, err := newSchedule(cfg, nil, 99)
+	want, err := tournament.NewSchedule(cfg, nil, 99)
 	require.NoError(t, err)
 	require.Len(t, m.Simulations, 7)
 	for i, s := range m.Simulations {
-		teams, _ := want.lineup(i)
+		teams, _ := want.Lineup(i)
 		assert.Equal(t, i, s.Match)
-		assert.Equal(t, teamNames(teams), s.Teams(), "match %d", i)
+		assert.Equal(t, tournament.TeamNames(teams), s.Teams(), "match %d", i)
 	}
 }
 
@@ -347,9 +349,9 @@ func TestNewTournament_RefusesAnUnfinishedOneWithoutResume(t *testing.T) {
 	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B"}, 2, []int{1}, "")
 	// A crashed tournament leaves its manifest in state running (one that
 	// crashed before its first simulation lost nothing and is replaced).
-	m := Manifest{Format: ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: StateRunning,
-		Simulations: []SimRecord{{Name: "1_A_B"}}}
-	require.NoError(t, writeJSONAtomic(filepath.Join(dir, ManifestFile), m))
+	m := tournament.Manifest{Format: tournament.ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"}, State: tournament.StateRunning,
+		Simulations: []tournament.SimRecord{{Name: "1_A_B"}}}
+	require.NoError(t, tournament.WriteManifest(filepath.Join(dir, tournament.ManifestFile), m))
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	_, err := runTournament(t, srv)
 	require.Error(t, err)
@@ -378,7 +380,7 @@ func TestResume_WritesTheResultFileOfAMatchCompletedBeforeTheCrash(t *testing.T)
 	dir := t.TempDir()
 	cfg := parseTournament(t, roundRobinServer(dir, 50), []string{"A", "B", "C"}, 2, []int{1}, "")
 	first := newTournamentServer(t, cfg, Options{LaunchNow: true})
-	first.opts.Observers = []Observer{&stopAt{srv: first, n: 1}}
+	first.opts.Observers = []sim.Observer{&stopAt{srv: first, n: 1}}
 	_, err := runTournament(t, first)
 	require.NoError(t, err)
 	// Simulate a crash between recording the simulation and writing the
@@ -386,8 +388,8 @@ func TestResume_WritesTheResultFileOfAMatchCompletedBeforeTheCrash(t *testing.T)
 	m := readManifest(t, dir)
 	require.Len(t, m.ResultFiles, 1)
 	require.NoError(t, os.Remove(filepath.Join(dir, m.ResultFiles[0].File)))
-	m.ResultFiles, m.State = nil, StateRunning
-	require.NoError(t, writeJSONAtomic(filepath.Join(dir, ManifestFile), m))
+	m.ResultFiles, m.State = nil, tournament.StateRunning
+	require.NoError(t, tournament.WriteManifest(filepath.Join(dir, tournament.ManifestFile), *m))
 
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true, Resume: true})
 	_, err = runTournament(t, srv)
@@ -402,7 +404,7 @@ func TestStop_EndsTheWaitBetweenSimulations(t *testing.T) {
 	dir := t.TempDir()
 	cfg := parseTournament(t, roundRobinServer(dir, 50)+`, "waitBetweenSimulations": 3600000`, []string{"A", "B"}, 3, []int{1, 1}, "")
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
-	srv.opts.Observers = []Observer{&stopAt{srv: srv, n: 1}}
+	srv.opts.Observers = []sim.Observer{&stopAt{srv: srv, n: 1}}
 	sum, err := runTournament(t, srv) // an hour's wait would hit the test's 60 s limit
 	require.NoError(t, err)
 	require.Len(t, sum.Matches, 1)
@@ -417,14 +419,14 @@ type cancelAtStep struct {
 	last   int
 }
 
-func (c *cancelAtStep) SimulationStarted(SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (c *cancelAtStep) StepDone(_ SimInfo, snap *scenario.Snapshot) {
+func (c *cancelAtStep) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (c *cancelAtStep) StepDone(_ sim.Info, snap *scenario.Snapshot) {
 	c.last = snap.Step
 	if snap.Step == c.at {
 		c.cancel()
 	}
 }
-func (c *cancelAtStep) SimulationEnded(SimInfo, SimResult) {}
+func (c *cancelAtStep) SimulationEnded(sim.Info, sim.Result) {}
 
 func TestInterrupt_StopsBeforeTheNextStepEvenWithNobodyConnected(t *testing.T) {
 	dir := t.TempDir()
@@ -432,12 +434,12 @@ func TestInterrupt_StopsBeforeTheNextStepEvenWithNobodyConnected(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	obs := &cancelAtStep{at: 3, cancel: cancel}
-	srv := newTournamentServer(t, cfg, Options{LaunchNow: true, Observers: []Observer{obs}})
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true, Observers: []sim.Observer{obs}})
 	sum, err := srv.Run(ctx)
 	require.ErrorIs(t, err, ErrInterrupted)
 	assert.Equal(t, 3, obs.last, "no step runs after the interruption")
 	assert.Empty(t, sum.Matches)
-	assert.Equal(t, StateStopped, readManifest(t, dir).State)
+	assert.Equal(t, tournament.StateStopped, readManifest(t, dir).State)
 }
 
 func TestSimulationNames_UniqueEvenWithinOneMillisecond(t *testing.T) {

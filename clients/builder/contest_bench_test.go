@@ -19,7 +19,7 @@ import (
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/scenario/normaudit"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 var (
@@ -37,11 +37,11 @@ var (
 )
 
 // contestParams is a simulation of the 2022 contest config with a seed.
-func contestParams(t testing.TB, sim int, seed int64) scenario.Params {
+func contestParams(t testing.TB, index int, seed int64) scenario.Params {
 	t.Helper()
 	cfg, err := config.Load(filepath.Join("..", "..", "config", "examples", "contest2022", "contest2022.json"))
 	require.NoError(t, err)
-	p, err := server.WorldParams(cfg, cfg.Match[sim-1], time.Now())
+	p, err := sim.WorldParams(cfg, cfg.Match[index-1], time.Now())
 	require.NoError(t, err)
 	p.Seed = seed
 	return p

@@ -11,7 +11,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // The tests drive the pure world (package scenario) in-process as a
@@ -43,7 +43,7 @@ func demoParams(t testing.TB, seed int64) scenario.Params {
 	t.Helper()
 	cfg, err := config.Demo()
 	require.NoError(t, err)
-	p, err := server.WorldParams(cfg, cfg.Match[0], time.Now())
+	p, err := sim.WorldParams(cfg, cfg.Match[0], time.Now())
 	require.NoError(t, err)
 	p.Seed = seed
 	return p

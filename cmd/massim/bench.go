@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/internal/loadtest"
+	"github.com/massim-go/massim/loadtest"
 )
 
 // runBench is the load command: the flags, the preset, and the report of

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/loadtest"
+	"github.com/massim-go/massim/loadtest"
 )
 
 func TestBench_ReportsPhasesAsJSONWritesProfilesAndCompares(t *testing.T) {

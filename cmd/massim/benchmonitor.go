@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/massim-go/massim/internal/loadtest"
+	"github.com/massim-go/massim/loadtest"
 )
 
 // runBenchMonitor measures what live viewers cost a match: it plays the

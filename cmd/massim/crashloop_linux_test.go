@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // The crash loop kills the server this many times. CI runs a dozen; the
@@ -209,7 +209,7 @@ func (c crashTournament) checkFiles(t *testing.T) (recorded int, temps []string)
 			require.NoError(t, json.Unmarshal(data, &v), "%s is not whole: %q", name, data)
 		}
 	}
-	if m, err := server.ReadManifest(c.results); err == nil {
+	if m, err := tournament.ReadManifest(c.results); err == nil {
 		recorded = len(m.Simulations)
 	} else {
 		require.ErrorIs(t, err, os.ErrNotExist)
@@ -222,9 +222,9 @@ func (c crashTournament) checkFiles(t *testing.T) (recorded int, temps []string)
 // agrees with the manifest, every replay passes `massim replay verify` (exit 0, or 3: incomplete).
 func (c crashTournament) checkFinished(t *testing.T) (replays, incomplete int) {
 	t.Helper()
-	m, err := server.ReadManifest(c.results)
+	m, err := tournament.ReadManifest(c.results)
 	require.NoError(t, err)
-	assert.Equal(t, server.StateFinished, m.State)
+	assert.Equal(t, tournament.StateFinished, m.State)
 	lineups := [][]string{{"A", "B"}, {"A", "C"}, {"B", "C"}}
 	require.Len(t, m.Simulations, 6, "every simulation of the schedule recorded once")
 	for i, s := range m.Simulations {
@@ -232,7 +232,7 @@ func (c crashTournament) checkFinished(t *testing.T) (replays, incomplete int) {
 		assert.Equal(t, i%2, s.Index, s.Name)
 		assert.ElementsMatch(t, lineups[i/2], s.Teams(), s.Name)
 	}
-	st, err := server.ReadStats(c.results)
+	st, err := tournament.ReadStats(c.results)
 	require.NoError(t, err)
 	require.Len(t, st.Simulations, 6)
 	for i, s := range st.Simulations {

@@ -19,6 +19,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // defaultPace is the demo's step duration while the monitor is on: slow
@@ -91,7 +92,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 		defer stopMonitor()
 	}
 	srv := server.New(cfg, log, server.Options{
-		Dir: *dir, Listen: "127.0.0.1:0", Observers: append([]server.Observer{progress}, spec.observers...),
+		Dir: *dir, Listen: "127.0.0.1:0", Observers: append([]sim.Observer{progress}, spec.observers...),
 		MinStepDuration: *pace,
 		// Start as soon as every sample agent is in, so step 0 already has them.
 		WaitForAgents: 10 * time.Second,

@@ -15,9 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/stretchr/testify/require"
-
-	"github.com/massim-go/massim/server"
 )
 
 // Disk faults (docs/tournaments.md, "Full or read-only disks") on real,
@@ -280,7 +279,7 @@ func TestServe_AReadOnlyResultsFolderToTheEndExits5AndResumeCompletesIt(t *testi
 	require.Contains(t, s.output.String(), "permission denied")
 
 	// The folder holds the manifest of the start: whole, not torn.
-	m, err := server.ReadManifest(results)
+	m, err := tournament.ReadManifest(results)
 	require.NoError(t, err)
 	require.Less(t, len(m.Simulations), 2)
 
@@ -333,7 +332,7 @@ func awaitFileOver(t *testing.T, dir string, n int64) {
 // once each, with the standings of them and a result file.
 func requireRecorded(t *testing.T, dir string, n int) {
 	t.Helper()
-	m, err := server.ReadManifest(dir)
+	m, err := tournament.ReadManifest(dir)
 	require.NoError(t, err)
 	require.Len(t, m.Simulations, n)
 	seen := map[string]bool{}
@@ -346,7 +345,7 @@ func requireRecorded(t *testing.T, dir string, n int) {
 		_, err := os.Stat(filepath.Join(dir, f.File))
 		require.NoError(t, err)
 	}
-	_, err = os.Stat(filepath.Join(dir, server.StandingsName))
+	_, err = os.Stat(filepath.Join(dir, tournament.StandingsName))
 	require.NoError(t, err)
 }
 

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/massim-go/massim/server"
 )
 
 // Help texts say what each command does: agents reads no config, so its
@@ -33,7 +32,7 @@ func TestHelp_SaysEachDefaultOnceAndOnlyWhatTheCommandReads(t *testing.T) {
 // One folder is "1 folder".
 func TestStandingsCommand_CountsInWords(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "A-B")
-	writeManifest(t, dir, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, simOf("1_A_B", "A", 1, "B", 0)))
+	writeManifest(t, dir, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "B"}, simOf("1_A_B", "A", 1, "B", 0)))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"standings", dir}, &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), "1 simulation from 1 folder\n")

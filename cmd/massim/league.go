@@ -14,9 +14,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // runLeague plays every match of a config's tournament as massim match
@@ -78,7 +77,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if *resume && !league.HasPlan(*dir) {
 		fmt.Fprintf(stderr, "note: nothing to resume in %s (no %s): a new league starts\n", *dir, league.PlanFile)
 	}
-	plan, err := leaguePlan(*dir, *conf, *resume, *matches, *seed)
+	plan, err := league.Open(*dir, *conf, *resume, *matches, *seed, time.Now())
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -118,7 +117,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		Grace: *grace, Log: log, View: view, Board: board,
 	})
 	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d planned\n", len(sum.Played), sum.Skipped, sum.Planned)
-	if perr := server.WriteStandingsTable(stdout, sum.Standings.File.Standings); perr != nil {
+	if perr := tournament.WriteStandingsTable(stdout, sum.Standings.File.Standings); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", *dir)
@@ -126,53 +125,6 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	}
 	return err
-}
-
-// leaguePlan plans a new league in dir or, with resume, reads the plan
-// back and checks that the config is still the one it was planned with.
-func leaguePlan(dir, conf string, resume bool, matches int, seed int64) (*league.Plan, error) {
-	exists := league.HasPlan(dir)
-	switch {
-	case exists && !resume:
-		return nil, fmt.Errorf("%s holds a league already: continue it with -resume, or use another folder (-dir)", dir)
-	case exists:
-		plan, err := league.ReadPlan(dir)
-		if err != nil {
-			return nil, err
-		}
-		if conf == "" {
-			conf = plan.Config
-		}
-		cfg, err := config.Load(conf)
-		if err != nil {
-			return nil, err
-		}
-		if err := plan.CheckConfig(cfg); err != nil {
-			return nil, err
-		}
-		if matches != 0 && matches != len(plan.Matches) {
-			return nil, fmt.Errorf("-matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
-		}
-		return plan, nil
-	}
-	if conf == "" {
-		return nil, errors.New("need -conf FILE")
-	}
-	cfg, err := config.Load(conf)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := server.CheckMatches(cfg); err != nil {
-		return nil, err
-	}
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	plan, err := league.NewPlan(cfg, conf, matches, seed, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	return plan, plan.Write(dir)
 }
 
 // mergeLeague merges and prints the standings of a league folder.
@@ -189,7 +141,7 @@ func mergeLeague(dir string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
 	fmt.Fprintf(stdout, "%d simulations of %d matches (of %d planned)\n", merged.File.Simulations, merged.Matches, len(plan.Matches))
-	if err := server.WriteStandingsTable(stdout, merged.File.Standings); err != nil {
+	if err := tournament.WriteStandingsTable(stdout, merged.File.Standings); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", dir)

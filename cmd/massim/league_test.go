@@ -23,8 +23,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/league"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // leagueConfig writes a small round-robin config (tournamentConfig) for
@@ -147,17 +147,17 @@ func assertLeagueComplete(t *testing.T, dir string) {
 	t.Helper()
 	plan, err := league.ReadPlan(dir)
 	require.NoError(t, err)
-	var sims []server.SimRecord
+	var sims []tournament.SimRecord
 	for _, m := range plan.Matches {
-		man, err := server.ReadManifest(filepath.Join(dir, m.Dir))
+		man, err := tournament.ReadManifest(filepath.Join(dir, m.Dir))
 		require.NoError(t, err)
-		assert.Equal(t, server.StateFinished, man.State, m.Name())
+		assert.Equal(t, tournament.StateFinished, man.State, m.Name())
 		require.Len(t, man.Simulations, 2, m.Name())
 		for _, s := range man.Simulations {
 			assert.Equal(t, m.Teams, s.Teams(), m.Name())
 		}
 		sims = append(sims, man.Simulations...)
-		stats, err := server.ReadStats(filepath.Join(dir, m.Dir))
+		stats, err := tournament.ReadStats(filepath.Join(dir, m.Dir))
 		require.NoError(t, err)
 		for _, sim := range stats.Simulations {
 			require.Len(t, sim.Commands, 2, m.Name())
@@ -166,8 +166,8 @@ func assertLeagueComplete(t *testing.T, dir string) {
 			}
 		}
 	}
-	var file server.StandingsFile
-	data, err := os.ReadFile(filepath.Join(dir, server.StandingsName))
+	var file tournament.StandingsFile
+	data, err := os.ReadFile(filepath.Join(dir, tournament.StandingsName))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &file))
 	assert.Equal(t, 2*len(plan.Matches), file.Simulations)
@@ -218,7 +218,7 @@ func waitForSimulations(t *testing.T, dir string, n int) league.Match {
 			return false // not written yet
 		}
 		for _, m := range plan.Matches {
-			if man, err := server.ReadManifest(filepath.Join(dir, m.Dir)); err == nil && len(man.Simulations) >= n {
+			if man, err := tournament.ReadManifest(filepath.Join(dir, m.Dir)); err == nil && len(man.Simulations) >= n {
 				found = m
 				return true
 			}

@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/massim-go/massim/server"
 )
 
 // awaitLog waits until the log file of a server process holds text n
@@ -87,13 +86,13 @@ func awaitConnectedAt(t *testing.T, client *http.Client, monitorURL, token strin
 }
 
 // adminStatus asks GET /admin/status of a server's monitor port.
-func adminStatus(monitor int, token string) (server.TournamentStatus, error) {
+func adminStatus(monitor int, token string) (tournament.Status, error) {
 	return adminStatusAt(http.DefaultClient, "http://127.0.0.1:"+strconv.Itoa(monitor), token)
 }
 
 // adminStatusAt asks GET /admin/status of the monitor at monitorURL.
-func adminStatusAt(client *http.Client, monitorURL, token string) (server.TournamentStatus, error) {
-	var st server.TournamentStatus
+func adminStatusAt(client *http.Client, monitorURL, token string) (tournament.Status, error) {
+	var st tournament.Status
 	req, err := http.NewRequest(http.MethodGet, monitorURL+"/admin/status", nil)
 	if err != nil {
 		return st, err
@@ -172,9 +171,9 @@ func TestServe_AFailedStartChangesNothing(t *testing.T) {
 	for _, err := range wait() {
 		require.NoError(t, err)
 	}
-	m, err := server.ReadManifest(folder)
+	m, err := tournament.ReadManifest(folder)
 	require.NoError(t, err)
-	assert.Equal(t, server.StateFinished, m.State)
+	assert.Equal(t, tournament.StateFinished, m.State)
 	assert.Len(t, m.Simulations, 1)
 }
 
@@ -200,7 +199,7 @@ func TestServe_AFailedStartSaysWhyInTheLogFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "the server did not start")
 	assert.Contains(t, string(data), "address already in use")
-	_, err = os.Stat(filepath.Join(folder, server.ManifestFile))
+	_, err = os.Stat(filepath.Join(folder, tournament.ManifestFile))
 	assert.ErrorIs(t, err, os.ErrNotExist, "no tournament file")
 }
 
@@ -229,7 +228,7 @@ func TestServe_TwoServersOnOneFolder(t *testing.T) {
 
 	require.NoError(t, first.Process.Kill()) // SIGKILL: the lock file stays, the lock goes
 	_ = first.Wait()
-	assert.FileExists(t, filepath.Join(folder, server.LockFile))
+	assert.FileExists(t, filepath.Join(folder, tournament.LockFile))
 	wait := connectTeams(t, port, []string{"A", "B"}, 1)
 	third, thirdLog := startServe(t, bin, "-conf", conf, "-dir", folder, "-wait-agents", "30s")
 	require.NoError(t, third.Wait())
@@ -238,10 +237,10 @@ func TestServe_TwoServersOnOneFolder(t *testing.T) {
 	}
 	log = awaitLog(t, thirdLog, "lock taken over", 1)
 	assert.Contains(t, log, "process "+strconv.Itoa(first.Process.Pid))
-	assert.NoFileExists(t, filepath.Join(folder, server.LockFile), "released at the end")
-	m, err := server.ReadManifest(folder)
+	assert.NoFileExists(t, filepath.Join(folder, tournament.LockFile), "released at the end")
+	m, err := tournament.ReadManifest(folder)
 	require.NoError(t, err)
-	assert.Equal(t, server.StateFinished, m.State)
+	assert.Equal(t, tournament.StateFinished, m.State)
 }
 
 // TestServe_UnattendedKeyLaunchSaysHowAndStartsOnTheAdminCommand runs a
@@ -279,7 +278,7 @@ func TestServe_StoppedBeforeTheLaunchPrintsNoStandings(t *testing.T) {
 	srv, srvLog := startServe(t, f.bin, "-conf", f.conf, "-dir", folder)
 	awaitLog(t, srvLog, "standard input is not a terminal", 1)
 	require.Eventually(t, func() bool {
-		_, err := os.Stat(filepath.Join(folder, server.ManifestFile))
+		_, err := os.Stat(filepath.Join(folder, tournament.ManifestFile))
 		return err == nil
 	}, 60*time.Second, 5*time.Millisecond, "the tournament is opened")
 	require.NoError(t, srv.Process.Signal(syscall.SIGTERM))

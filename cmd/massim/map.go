@@ -16,7 +16,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/preview"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // maxListedUnreachable bounds the unreachable landmarks the summary names.
@@ -24,13 +24,13 @@ const maxListedUnreachable = 12
 
 // runMap renders the initial world of one simulation of a config as a PNG
 // and prints a summary of its terrain. The world is built exactly as the
-// server builds it (server.WorldParams, scenario.New, the first
+// server builds it (sim.WorldParams, scenario.New, the first
 // teamsPerMatch teams), so with the same seed it is the world agents get.
 func runMap(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("map", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	confPath := fs.String("conf", "", "config file (the official MASSim JSON format)")
-	sim := fs.Int("sim", 0, "index of the simulation in the config's match array")
+	index := fs.Int("sim", 0, "index of the simulation in the config's match array")
 	seedText := fs.String("seed", "", "random seed (default: the simulation's randomSeed, else the current time)")
 	out := fs.String("o", "world.png", "PNG file to write")
 	cell := fs.Int("cell", 0, "pixels per cell (default: about 720 pixels for the map's long side)")
@@ -45,10 +45,10 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if *sim < 0 || *sim >= len(cfg.Match) {
-		return &exitError{code: 2, err: fmt.Errorf("-sim %d: the config has %d simulation(s), numbered from 0", *sim, len(cfg.Match))}
+	if *index < 0 || *index >= len(cfg.Match) {
+		return &exitError{code: 2, err: fmt.Errorf("-sim %d: the config has %d simulation(s), numbered from 0", *index, len(cfg.Match))}
 	}
-	match := cfg.Match[*sim]
+	match := cfg.Match[*index]
 	if *seedText != "" {
 		seed, err := strconv.ParseInt(*seedText, 10, 64)
 		if err != nil {
@@ -57,9 +57,9 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 		match.RandomSeed, match.HasRandomSeed = seed, true
 	}
 
-	params, err := server.WorldParams(cfg, match, time.Now())
+	params, err := sim.WorldParams(cfg, match, time.Now())
 	if err != nil {
-		return fmt.Errorf("match[%d]: %w", *sim, err)
+		return fmt.Errorf("match[%d]: %w", *index, err)
 	}
 	teams := cfg.Teams[:min(max(cfg.Server.TeamsPerMatch, 1), len(cfg.Teams))]
 	scTeams := make([]scenario.Team, len(teams))
@@ -70,11 +70,11 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 	}
 	world, err := scenario.New(params, scTeams)
 	if err != nil {
-		return fmt.Errorf("match[%d]: set up world with seed %d: %w", *sim, params.Seed, err)
+		return fmt.Errorf("match[%d]: set up world with seed %d: %w", *index, params.Seed, err)
 	}
 
 	static, snap, reach := world.Static("preview"), world.Snapshot(), world.Reachability()
-	title := fmt.Sprintf("%s match[%d] seed %d", filepath.Base(*confPath), *sim, params.Seed)
+	title := fmt.Sprintf("%s match[%d] seed %d", filepath.Base(*confPath), *index, params.Seed)
 	img := preview.Render(static, snap, preview.Options{Cell: *cell, Legend: *legend, Title: title, Carved: reach.Carved})
 	if err := writePNG(*out, img); err != nil {
 		return err
@@ -85,7 +85,7 @@ func runMap(args []string, stdout, stderr io.Writer) error {
 		label = fmt.Sprintf(" %q", match.ID)
 	}
 	fmt.Fprintf(stdout, "world      %s, match[%d]%s, seed %d, teams %s\n",
-		*confPath, *sim, label, params.Seed, strings.Join(names, ", "))
+		*confPath, *index, label, params.Seed, strings.Join(names, ", "))
 	printTerrain(stdout, reach, static, snap, len(world.Agents()))
 	fmt.Fprintf(stdout, "picture    %s, %d×%d pixels\n", *out, img.Bounds().Dx(), img.Bounds().Dy())
 	return nil

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +36,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	var fromLeague *league.Plan
 	if *leagueDir != "" {
-		plan, m, err := leagueMatch(*leagueDir, *index)
+		plan, m, err := league.MatchOf(*leagueDir, *index)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -92,27 +89,6 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	opts.Observers = append(opts.Observers, prog)
 	return playTournament(&f, cfg, opts, log, stdout)
-}
-
-// leagueMatch reads match index of the league planned in dir; an empty
-// index comes from the scheduler's environment (docs/leagues.md).
-func leagueMatch(dir, index string) (*league.Plan, league.Match, error) {
-	if index == "" {
-		index = cmp.Or(os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("JOB_COMPLETION_INDEX"))
-	}
-	if index == "" {
-		return nil, league.Match{}, errors.New("-league needs -index I (or $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)")
-	}
-	i, err := strconv.Atoi(index)
-	if err != nil {
-		return nil, league.Match{}, fmt.Errorf("-index %q: not a number", index)
-	}
-	plan, err := league.ReadPlan(dir)
-	if err != nil {
-		return nil, league.Match{}, err
-	}
-	m, err := plan.MatchAt(i)
-	return plan, m, err
 }
 
 // leagueProgressInterval is how often a league's match logs its progress:

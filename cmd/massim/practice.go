@@ -24,6 +24,7 @@ import (
 	"github.com/massim-go/massim/replays/rebuild"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/teamcmd"
+	"github.com/massim-go/massim/sim"
 )
 
 // practiceFlags are massim practice's flags.
@@ -142,7 +143,7 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 	defer spec.close()
 	srv := server.New(cfg, log, server.Options{
 		Dir: f.dir, Listen: net.JoinHostPort("127.0.0.1", strconv.Itoa(f.port)), Lineup: plan.Lineup, Rerun: plan.Rerun, MatchID: "practice",
-		Observers:       append([]server.Observer{newProgress(stdout, nil, len(cfg.Match))}, spec.observers...),
+		Observers:       append([]sim.Observer{newProgress(stdout, nil, len(cfg.Match))}, spec.observers...),
 		MinStepDuration: f.pace, WaitForAgents: f.wait,
 	})
 	if err := srv.Open(); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // How often progress is shown: redrawn in place on a terminal, a line
@@ -40,7 +40,7 @@ type progress struct {
 	line string // shown in place on the terminal
 	open bool   // line is on screen
 
-	info      server.SimInfo
+	info      sim.Info
 	step      int
 	scores    []scenario.TeamScore
 	shown     time.Time // last redraw or line
@@ -50,7 +50,7 @@ type progress struct {
 	rateKnown bool
 }
 
-var _ server.ScoreObserver = (*progress)(nil)
+var _ sim.ScoreObserver = (*progress)(nil)
 
 // newProgress shows progress on out; log, when not nil, gets the progress
 // lines when out is not a terminal.
@@ -58,7 +58,7 @@ func newProgress(out io.Writer, log *zerolog.Logger, simulations int) *progress 
 	return &progress{out: out, terminal: isTerminal(out), log: log, simulations: simulations, now: time.Now, every: progressInterval}
 }
 
-func (p *progress) SimulationStarted(info server.SimInfo, _ scenario.Static, _ *scenario.Snapshot) {
+func (p *progress) SimulationStarted(info sim.Info, _ scenario.Static, _ *scenario.Snapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clearLine()
@@ -71,13 +71,13 @@ func (p *progress) SimulationStarted(info server.SimInfo, _ scenario.Static, _ *
 }
 
 // StepDone is StepScored for callers that have a snapshot.
-func (p *progress) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
+func (p *progress) StepDone(info sim.Info, snap *scenario.Snapshot) {
 	p.StepScored(info, snap.Step, snap.Scores)
 }
 
-// StepScored makes progress a server.ScoreObserver: the step loop builds no
+// StepScored makes progress a sim.ScoreObserver: the step loop builds no
 // snapshot for it.
-func (p *progress) StepScored(info server.SimInfo, step int, scores []scenario.TeamScore) {
+func (p *progress) StepScored(info sim.Info, step int, scores []scenario.TeamScore) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -105,7 +105,7 @@ func (p *progress) StepScored(info server.SimInfo, step int, scores []scenario.T
 	}
 }
 
-func (p *progress) SimulationEnded(server.SimInfo, server.SimResult) {
+func (p *progress) SimulationEnded(sim.Info, sim.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.endLine()

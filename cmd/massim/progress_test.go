@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // playSteps feeds a simulation of n steps to p on a clock that advances
@@ -18,13 +18,13 @@ import (
 func playSteps(p *progress, n int, each time.Duration) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	p.now = func() time.Time { return at }
-	info := server.SimInfo{Name: "1_A_B", Index: 1, Teams: []string{"A", "B"}, Steps: n}
+	info := sim.Info{Name: "1_A_B", Index: 1, Teams: []string{"A", "B"}, Steps: n}
 	p.SimulationStarted(info, scenario.Static{}, nil)
 	for step := range n {
 		at = at.Add(each)
 		p.StepDone(info, &scenario.Snapshot{Step: step, Scores: []scenario.TeamScore{{Team: "A", Score: int64(step)}, {Team: "B", Score: 0}}})
 	}
-	p.SimulationEnded(info, server.SimResult{})
+	p.SimulationEnded(info, sim.Result{})
 }
 
 func TestProgress_ALogLineEveryFewSecondsOffATerminal(t *testing.T) {
@@ -58,9 +58,9 @@ func TestProgress_OnATerminalOneLineInPlaceAndLogLinesAroundIt(t *testing.T) {
 		"\rsimulation 2/1  step    2/2   A 2   B 0\x1b[K\n", out.String())
 
 	out.Reset()
-	p.SimulationStarted(server.SimInfo{Index: 0, Teams: []string{"A", "B"}, Steps: 10}, scenario.Static{}, nil)
+	p.SimulationStarted(sim.Info{Index: 0, Teams: []string{"A", "B"}, Steps: 10}, scenario.Static{}, nil)
 	p.now = func() time.Time { return time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) }
-	p.StepDone(server.SimInfo{Steps: 10}, &scenario.Snapshot{Step: 0})
+	p.StepDone(sim.Info{Steps: 10}, &scenario.Snapshot{Step: 0})
 	out.Reset()
 	logs := p.logsAround(&out)
 	_, _ = logs.Write([]byte("12:00:00.000 INF agent authenticated\n"))

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
+	"github.com/massim-go/massim/replays/matchtest"
 )
 
 // TestDocs_PublishingCommandsRun runs the massim publish commands of

@@ -21,6 +21,7 @@ import (
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // sampleMatch plays the demo's match, cut to steps and with the given seed,
@@ -34,7 +35,7 @@ func sampleMatch(t *testing.T, seed int64, steps int) string {
 	dir := t.TempDir()
 	st := stream.New(stream.Options{Interval: 25}, stream.NewCompactFiles(dir, compact.WriterOptions{NoSync: true}, zerolog.Nop()))
 	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: filepath.Join(dir, "results"), Listen: "127.0.0.1:0",
-		Observers: []server.Observer{st}, WaitForAgents: 30 * time.Second})
+		Observers: []sim.Observer{st}, WaitForAgents: 30 * time.Second})
 	require.NoError(t, srv.Listen())
 	addr := srv.Addr().(*net.TCPAddr)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -15,7 +15,7 @@ import (
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // simulationStarts is the JSON log line of a simulation's start.
@@ -49,12 +49,12 @@ func startServe(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 // playedSim is a simulation without its start time.
 type playedSim struct {
 	Match, Index int
-	Scores       []server.TeamResult
+	Scores       []tournament.TeamResult
 }
 
 func simulationsOf(t *testing.T, dir string) []playedSim {
 	t.Helper()
-	m, err := server.ReadManifest(dir)
+	m, err := tournament.ReadManifest(dir)
 	require.NoError(t, err)
 	var out []playedSim
 	for _, s := range m.Simulations {
@@ -103,9 +103,9 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	}
 	require.NoError(t, victim.Process.Kill()) // SIGKILL: no clean-up of any kind
 	_ = victim.Wait()
-	m, err := server.ReadManifest(filepath.Join(killedResults, server.ManifestFile))
+	m, err := tournament.ReadManifest(filepath.Join(killedResults, tournament.ManifestFile))
 	require.NoError(t, err)
-	require.Equal(t, server.StateRunning, m.State, "a killed server leaves its tournament running")
+	require.Equal(t, tournament.StateRunning, m.State, "a killed server leaves its tournament running")
 	played := len(m.Simulations)
 	require.Less(t, played, 6, "killed mid-way")
 
@@ -130,9 +130,9 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	for _, row := range killedStandings.Standings {
 		assert.Equal(t, 4, row.Played, "team %s: nothing counted twice", row.Team)
 	}
-	stats, err := server.ReadStats(killedResults)
+	stats, err := tournament.ReadStats(killedResults)
 	require.NoError(t, err)
-	m, err = server.ReadManifest(killedResults)
+	m, err = tournament.ReadManifest(killedResults)
 	require.NoError(t, err)
 	require.Len(t, stats.Simulations, len(m.Simulations), "the stats list the recorded simulations, the killed one once")
 	for i, s := range stats.Simulations {
@@ -157,11 +157,11 @@ func TestResume_AfterSIGKILLEndsWithTheStandingsOfAnUninterruptedRun(t *testing.
 	t.Logf("killed after %d of 6 simulations had completed", played)
 }
 
-func readStandingsFile(t *testing.T, dir string) server.StandingsFile {
+func readStandingsFile(t *testing.T, dir string) tournament.StandingsFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, server.StandingsName))
+	data, err := os.ReadFile(filepath.Join(dir, tournament.StandingsName))
 	require.NoError(t, err)
-	var f server.StandingsFile
+	var f tournament.StandingsFile
 	require.NoError(t, json.Unmarshal(data, &f))
 	return f
 }
@@ -171,7 +171,7 @@ func readStandingsFile(t *testing.T, dir string) server.StandingsFile {
 // simulation numbered from on.
 func finalSnapshots(t *testing.T, results, replayRoot string, steps, from int) []*scenario.Snapshot {
 	t.Helper()
-	m, err := server.ReadManifest(results)
+	m, err := tournament.ReadManifest(results)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(m.Simulations), from)
 	var out []*scenario.Snapshot

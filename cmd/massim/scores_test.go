@@ -14,7 +14,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/evaluate"
 	"github.com/massim-go/massim/scenario/normaudit"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 var contest2022 = filepath.Join("..", "..", defaultScoresConf)
@@ -26,7 +26,7 @@ func TestContest2022Config_HasTheContestSimulations(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, cfg.Warnings)
 	assert.Empty(t, cfg.UnknownKeys)
-	skipped, err := server.CheckMatches(cfg)
+	skipped, err := sim.CheckMatches(cfg)
 	require.NoError(t, err)
 	assert.Empty(t, skipped)
 	require.Len(t, cfg.Match, 3)

@@ -10,6 +10,7 @@ import (
 	"github.com/massim-go/massim/practice"
 	"github.com/massim-go/massim/replays/rebuild"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
@@ -59,7 +60,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 
 // continueFrom makes cfg continue the simulation of a compact replay after
 // step (serve -from, practice -from).
-func continueFrom(cfg *config.Config, path string, step int) (*server.Rerun, []string, error) {
+func continueFrom(cfg *config.Config, path string, step int) (*sim.Rerun, []string, error) {
 	rec, err := rebuild.Open(path)
 	if err != nil {
 		return nil, nil, err

@@ -11,8 +11,8 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/stream"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/sim"
 )
 
 // spectators are what watches a tournament besides its agents: the replay
@@ -20,7 +20,7 @@ import (
 // hub. They do not own the HTTP server: whoever serves the monitor port
 // mounts them on its mux.
 type spectators struct {
-	observers []server.Observer
+	observers []sim.Observer
 	stream    *stream.Stream
 	hub       *monitor.Hub
 	library   *monitor.Library

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/massim-go/massim/league"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // runStandings merges the manifests of tournament or match folders (serve
@@ -30,7 +30,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("name at least one folder")}
 	}
-	merged, err := server.MergeManifests(fs.Args())
+	merged, err := tournament.MergeManifests(fs.Args())
 	if err != nil {
 		return err
 	}
@@ -42,11 +42,11 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 	}
 	file := league.Standings(merged.Teams, merged.Simulations, time.Now())
 	fmt.Fprintf(stdout, "%s from %s\n", plural(len(merged.Simulations), "simulation"), plural(fs.NArg(), "folder"))
-	if err := server.WriteStandingsTable(stdout, file.Standings); err != nil {
+	if err := tournament.WriteStandingsTable(stdout, file.Standings); err != nil {
 		return err
 	}
 	if *out != "" {
-		if err := server.WriteStandingsFile(*out, file); err != nil {
+		if err := tournament.WriteStandingsFile(*out, file); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "standings: %s\n", *out)

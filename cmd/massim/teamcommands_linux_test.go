@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // teamCommandMatch is a match of two teams the server starts itself:
@@ -131,7 +131,7 @@ func TestMatch_TeamCommandsInPythonAndGo_PlayAndLeaveNothingBehind(t *testing.T)
 	assert.Equal(t, rec.PID, rec.PGID)
 	requireAllGone(t, rec.PGID, append(rec.Children, rec.PID))
 
-	st, err := server.ReadStats(out)
+	st, err := tournament.ReadStats(out)
 	require.NoError(t, err)
 	require.Len(t, st.Simulations, 1)
 	for _, c := range st.Simulations[0].Commands {

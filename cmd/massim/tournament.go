@@ -20,6 +20,8 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/metrics"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // tournamentFlags are the flags serve and match share.
@@ -103,7 +105,7 @@ func (f *tournamentFlags) load() (*config.Config, error) {
 	if f.strictConfig && len(cfg.UnknownKeys) > 0 {
 		return nil, refused("-strict-config", "unknown config keys", cfg.UnknownKeys)
 	}
-	skipped, err := server.CheckMatches(cfg)
+	skipped, err := sim.CheckMatches(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +252,7 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 	switch {
 	case anyPlayed(summary.Standings):
 		fmt.Fprintln(stdout, "\nstandings:")
-		if perr := server.WriteStandingsTable(stdout, summary.Standings); perr != nil {
+		if perr := tournament.WriteStandingsTable(stdout, summary.Standings); perr != nil {
 			err = errors.Join(err, perr)
 		}
 	case summary.NothingPlayed:
@@ -306,7 +308,7 @@ func warnUnattendedKeyLaunch(log zerolog.Logger, adminLaunch string) {
 
 // anyPlayed reports whether the standings hold a played simulation: a run
 // stopped before its first simulation has nothing worth a table.
-func anyPlayed(standings []server.Standing) bool {
+func anyPlayed(standings []tournament.Standing) bool {
 	for _, st := range standings {
 		if st.Played > 0 {
 			return true

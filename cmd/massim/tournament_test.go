@@ -21,7 +21,7 @@ import (
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/protocol"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // tournamentConfig writes a small round-robin config (fixed seeds, 20×20,
@@ -97,31 +97,31 @@ func connectTeams(t *testing.T, port int, teams []string, count int) (wait func(
 	}
 }
 
-func writeManifest(t *testing.T, dir string, m server.Manifest) {
+func writeManifest(t *testing.T, dir string, m tournament.Manifest) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	data, err := json.Marshal(m)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, server.ManifestFile), data, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, tournament.ManifestFile), data, 0o644))
 }
 
-func manifestOf(checksum, state string, teams []string, sims ...server.SimRecord) server.Manifest {
-	return server.Manifest{Format: server.ManifestFormat, ConfigChecksum: checksum, Mode: server.ModeMatch,
+func manifestOf(checksum, state string, teams []string, sims ...tournament.SimRecord) tournament.Manifest {
+	return tournament.Manifest{Format: tournament.ManifestFormat, ConfigChecksum: checksum, Mode: tournament.ModeMatch,
 		Teams: teams, State: state, Simulations: sims}
 }
 
-func simOf(name string, a string, sa int64, b string, sb int64) server.SimRecord {
-	return server.SimRecord{Name: name, Scores: []server.TeamResult{{Team: a, Score: sa}, {Team: b, Score: sb}}}
+func simOf(name string, a string, sa int64, b string, sb int64) tournament.SimRecord {
+	return tournament.SimRecord{Name: name, Scores: []tournament.TeamResult{{Team: a, Score: sa}, {Team: b, Score: sb}}}
 }
 
 func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 	root := t.TempDir()
 	ab, ac, bc := filepath.Join(root, "A-B"), filepath.Join(root, "A-C"), filepath.Join(root, "B-C")
-	writeManifest(t, ab, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"},
+	writeManifest(t, ab, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "B"},
 		simOf("1_A_B", "A", 10, "B", 0), simOf("2_A_B", "A", 5, "B", 5)))
-	writeManifest(t, ac, manifestOf("sha256:x", server.StateFinished, []string{"A", "C"},
+	writeManifest(t, ac, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "C"},
 		simOf("3_A_C", "A", 0, "C", 40)))
-	writeManifest(t, bc, manifestOf("sha256:x", server.StateRunning, []string{"B", "C"},
+	writeManifest(t, bc, manifestOf("sha256:x", tournament.StateRunning, []string{"B", "C"},
 		simOf("4_B_C", "B", 7, "C", 1)))
 	out := filepath.Join(root, "standings.json")
 	var stdout, stderr bytes.Buffer
@@ -138,14 +138,14 @@ func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 
 	data, err := os.ReadFile(out)
 	require.NoError(t, err)
-	var f server.StandingsFile
+	var f tournament.StandingsFile
 	require.NoError(t, json.Unmarshal(data, &f))
 	assert.Equal(t, 4, f.Simulations)
 	require.Len(t, f.Standings, 3)
 	c := f.Standings[2]
 	assert.InDelta(t, 245.67, c.RatingError, 0.01)
 	c.RatingError = 0
-	assert.Equal(t, server.Standing{Rank: 3, Team: "C", Played: 2, Wins: 1, Losses: 1, Points: 3, Score: 41, Rating: 1500}, c)
+	assert.Equal(t, tournament.Standing{Rank: 3, Team: "C", Played: 2, Wins: 1, Losses: 1, Points: 3, Score: 41, Rating: 1500}, c)
 }
 
 // Two complete runs of the same round-robin, merged: every team would
@@ -154,20 +154,20 @@ func TestStandingsCommand_MergesMatchFolders(t *testing.T) {
 func TestStandingsCommand_WarnsAboutALineUpPlayedTwice(t *testing.T) {
 	root := t.TempDir()
 	run1, run2 := filepath.Join(root, "run1"), filepath.Join(root, "run2")
-	sim := func(name string, match int) server.SimRecord {
+	sim := func(name string, match int) tournament.SimRecord {
 		s := simOf(name, "A", 1, "B", 0)
 		s.Match = match
 		return s
 	}
-	writeManifest(t, run1, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("1_A_B", 0)))
-	writeManifest(t, run2, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("2_A_B", 0)))
+	writeManifest(t, run1, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "B"}, sim("1_A_B", 0)))
+	writeManifest(t, run2, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "B"}, sim("2_A_B", 0)))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"standings", run1, run2}, &stdout, &stderr), stderr.String())
 	assert.Contains(t, stderr.String(), "warning: simulation 0 of match 0 (A vs B) was played in 2 folders ("+run1+", "+run2+")")
 
 	stderr.Reset()
 	other := filepath.Join(root, "other")
-	writeManifest(t, other, manifestOf("sha256:x", server.StateFinished, []string{"A", "B"}, sim("3_A_B", 1)))
+	writeManifest(t, other, manifestOf("sha256:x", tournament.StateFinished, []string{"A", "B"}, sim("3_A_B", 1)))
 	require.Equal(t, 0, run([]string{"standings", run1, other}, &stdout, &stderr), stderr.String())
 	assert.NotContains(t, stderr.String(), "warning", "another match of the same line-up (manual mode) is no repeat")
 }
@@ -175,8 +175,8 @@ func TestStandingsCommand_WarnsAboutALineUpPlayedTwice(t *testing.T) {
 func TestStandingsCommand_RefusesFoldersOfDifferentConfigs(t *testing.T) {
 	root := t.TempDir()
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
-	writeManifest(t, a, manifestOf("sha256:one", server.StateFinished, []string{"A", "B"}))
-	writeManifest(t, b, manifestOf("sha256:two", server.StateFinished, []string{"A", "B"}))
+	writeManifest(t, a, manifestOf("sha256:one", tournament.StateFinished, []string{"A", "B"}))
+	writeManifest(t, b, manifestOf("sha256:two", tournament.StateFinished, []string{"A", "B"}))
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 1, run([]string{"standings", a, b}, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "different config")
@@ -196,10 +196,10 @@ func TestMatchCommand_PlaysOneMatchIntoItsFolderAndIsIdempotent(t *testing.T) {
 	for _, err := range wait() {
 		assert.NoError(t, err, "agents end with bye")
 	}
-	m, err := server.ReadManifest(out)
+	m, err := tournament.ReadManifest(out)
 	require.NoError(t, err)
-	assert.Equal(t, server.ModeMatch, m.Mode)
-	assert.Equal(t, server.StateFinished, m.State)
+	assert.Equal(t, tournament.ModeMatch, m.Mode)
+	assert.Equal(t, tournament.StateFinished, m.State)
 	assert.Equal(t, []string{"C", "A"}, m.Teams)
 	require.Len(t, m.Simulations, 2)
 	for i, s := range m.Simulations {
@@ -209,14 +209,14 @@ func TestMatchCommand_PlaysOneMatchIntoItsFolderAndIsIdempotent(t *testing.T) {
 	results, err := filepath.Glob(filepath.Join(out, "result_*.json"))
 	require.NoError(t, err)
 	assert.Len(t, results, 1)
-	assert.FileExists(t, filepath.Join(out, server.StandingsName))
+	assert.FileExists(t, filepath.Join(out, tournament.StandingsName))
 	assert.Contains(t, stdout.String(), "standings:")
 
 	// Run again (a scheduler retrying the job): nothing is played twice.
 	stdout.Reset()
 	code = run([]string{"match", "-conf", conf, "-teams", "C,A", "-out", out, "-launch", "0s", "-log-level", "error"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
-	m, err = server.ReadManifest(out)
+	m, err = tournament.ReadManifest(out)
 	require.NoError(t, err)
 	assert.Len(t, m.Simulations, 2)
 
@@ -305,8 +305,8 @@ func TestServe_AdminAPIOnTheMonitorPort(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not end after POST /admin/stop")
 	}
-	m, err := server.ReadManifest(filepath.Join(dir, "results"))
+	m, err := tournament.ReadManifest(filepath.Join(dir, "results"))
 	require.NoError(t, err)
-	assert.Equal(t, server.StateStopped, m.State)
+	assert.Equal(t, tournament.StateStopped, m.State)
 	assert.Empty(t, m.Simulations)
 }

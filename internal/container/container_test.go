@@ -19,7 +19,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/loadtest"
+	"github.com/massim-go/massim/loadtest"
 )
 
 // buildBase is the image scripts/install/podman.sh builds for the build

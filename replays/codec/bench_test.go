@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/matchtest"
 )
 
 // BenchmarkEncode_2x50 is the stream's work per step of a 2 × 50 agent

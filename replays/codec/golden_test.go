@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/matchtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

@@ -1,9 +1,9 @@
 package codec_test
 
 import (
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/scenario"
 )
 

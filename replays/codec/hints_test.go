@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/scenario"
 )
 

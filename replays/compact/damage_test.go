@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 )
 
 // damaged is a replay written with interval 10 and chunks of 4 steps, and

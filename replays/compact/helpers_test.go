@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/scenario"
 )
 

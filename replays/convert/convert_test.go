@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/convert"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/replays/verify"
 	"github.com/massim-go/massim/scenario"
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/replays/rebuild"
 )
 

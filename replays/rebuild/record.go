@@ -11,7 +11,7 @@ import (
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // ErrNoRecord is returned for a replay without a match record: one
@@ -87,7 +87,7 @@ func World(meta compact.Meta) (*scenario.World, error) {
 	if err != nil {
 		return nil, err
 	}
-	params, err := server.WorldParams(Files(rec.Files), m, time.UnixMilli(rec.Seed))
+	params, err := sim.WorldParams(Files(rec.Files), m, time.UnixMilli(rec.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("rebuild: %w", err)
 	}
@@ -109,7 +109,7 @@ func World(meta compact.Meta) (*scenario.World, error) {
 // path in its match entry.
 type Files map[string][]byte
 
-// ReadFile implements server.FileReader.
+// ReadFile implements sim.FileReader.
 func (f Files) ReadFile(path string) ([]byte, error) {
 	data, ok := f[path]
 	if !ok {

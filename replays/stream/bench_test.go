@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 )
 
 // BenchmarkReplay_BytesPerStep2x50 writes the default replay of a 2 × 50

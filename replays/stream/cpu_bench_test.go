@@ -9,11 +9,11 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // BenchmarkStepCPU_2x50Movers measures the process's CPU time (user +
@@ -36,7 +36,7 @@ func BenchmarkStepCPU_2x50Movers(b *testing.B) {
 			require.NoError(b, err)
 			m := cfg.Match[0]
 			m.RandomSeed, m.HasRandomSeed = 17, true
-			params, err := server.WorldParams(cfg, m, time.UnixMilli(0))
+			params, err := sim.WorldParams(cfg, m, time.UnixMilli(0))
 			require.NoError(b, err)
 			teams := []scenario.Team{{Name: "A", Prefix: "agent"}, {Name: "B", Prefix: "agent"}}
 			var cpu time.Duration
@@ -56,7 +56,7 @@ func BenchmarkStepCPU_2x50Movers(b *testing.B) {
 func playMovers(b *testing.B, params scenario.Params, teams []scenario.Team, steps int, replay bool) int {
 	w, err := scenario.New(params, teams)
 	require.NoError(b, err)
-	info := server.SimInfo{Name: "946728000000_sim", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC),
+	info := sim.Info{Name: "946728000000_sim", MatchStart: time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC),
 		Steps: steps, Seed: params.Seed, Teams: []string{"A", "B"}, Prefixes: []string{"agent", "agent"}, Agents: w.Agents()}
 	var s *stream.Stream
 	if replay {
@@ -66,7 +66,7 @@ func playMovers(b *testing.B, params scenario.Params, teams []scenario.Team, ste
 	agents := w.Agents()
 	rng := rand.New(rand.NewPCG(5, 99))
 	actions := make(map[string]scenario.Action, len(agents))
-	answers := make([]server.Answer, len(agents))
+	answers := make([]sim.Answer, len(agents))
 	dirs := []string{"n", "s", "e", "w"}
 	var spare *scenario.Snapshot
 	n := 0
@@ -74,7 +74,7 @@ func playMovers(b *testing.B, params scenario.Params, teams []scenario.Team, ste
 		require.NoError(b, w.Prepare())
 		for i, a := range agents {
 			act := scenario.Action{Name: "move", Params: []string{dirs[rng.IntN(len(dirs))]}}
-			actions[a], answers[i] = act, server.Answer{Kind: server.AnswerInTime, Action: act}
+			actions[a], answers[i] = act, sim.Answer{Kind: sim.AnswerInTime, Action: act}
 		}
 		require.NoError(b, w.Execute(actions))
 		n++
@@ -85,7 +85,7 @@ func playMovers(b *testing.B, params scenario.Params, teams []scenario.Team, ste
 		}
 	}
 	if s != nil {
-		s.SimulationEnded(info, server.SimResult{})
+		s.SimulationEnded(info, sim.Result{})
 		require.NoError(b, s.Close())
 	}
 	return n

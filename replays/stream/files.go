@@ -11,7 +11,7 @@ import (
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // CompactFiles is the sink that writes one compact replay file per
@@ -88,7 +88,7 @@ func NewCompactFiles(dir string, opts compact.WriterOptions, log zerolog.Logger)
 }
 
 // CompactPath is the replay file of a simulation in dir.
-func CompactPath(dir string, info server.SimInfo) string {
+func CompactPath(dir string, info sim.Info) string {
 	return filepath.Join(dir, replays.FolderName(info.MatchStart, info.Name)+compact.Extension)
 }
 
@@ -134,7 +134,7 @@ func (c *CompactFiles) Step(f *Frame) {
 }
 
 // End implements Sink.
-func (c *CompactFiles) End(sim *Sim, result *server.SimResult) {
+func (c *CompactFiles) End(sim *Sim, result *sim.Result) {
 	if c.ops == nil {
 		return
 	}
@@ -337,7 +337,7 @@ func (o *OfficialFolders) Step(f *Frame) {
 }
 
 // End implements Sink.
-func (o *OfficialFolders) End(*Sim, *server.SimResult) { o.w.End() }
+func (o *OfficialFolders) End(*Sim, *sim.Result) { o.w.End() }
 
 // Close implements Sink.
 func (o *OfficialFolders) Close() error { return o.w.Close() }

@@ -8,12 +8,12 @@ import (
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // Sim is a simulation as the sinks see it.
 type Sim struct {
-	Info   server.SimInfo
+	Info   sim.Info
 	Static scenario.Static
 	// Meta is the compact replay's match record (Interval set).
 	Meta compact.Meta
@@ -33,8 +33,8 @@ type Frame struct {
 	Record   []byte
 	Keyframe bool
 
-	table    []string        // the encoder's string table after this step
-	answers  []server.Answer // every agent's answer (nil: unrecorded); see KeyRecord
+	table    []string     // the encoder's string table after this step
+	answers  []sim.Answer // every agent's answer (nil: unrecorded); see KeyRecord
 	jsonOnce sync.Once
 	json     []byte
 	keyOnce  sync.Once
@@ -85,7 +85,7 @@ type Sink interface {
 	Begin(sim *Sim)
 	Step(f *Frame)
 	// End finishes the simulation: result is nil when it was cut short.
-	End(sim *Sim, result *server.SimResult)
+	End(sim *Sim, result *sim.Result)
 	// Close is called once when the stream closes.
 	Close() error
 }
@@ -103,7 +103,7 @@ type InlineSink interface {
 }
 
 // MetaOf builds the match record of a simulation.
-func MetaOf(info server.SimInfo, static scenario.Static, interval int) (compact.Meta, error) {
+func MetaOf(info sim.Info, static scenario.Static, interval int) (compact.Meta, error) {
 	match, err := json.Marshal(info.Config)
 	if err != nil {
 		return compact.Meta{}, fmt.Errorf("stream: encode the match entry: %w", err)

@@ -9,7 +9,8 @@ import (
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // DefaultQueue is the default number of steps queued between the step loop
@@ -25,7 +26,7 @@ type Options struct {
 	Log   zerolog.Logger
 }
 
-// Stream is a server.Observer (and server.ActionRecorder) that encodes
+// Stream is a sim.Observer (and sim.ActionRecorder) that encodes
 // every step once and feeds its sinks.
 //
 // The encoding runs on the caller's goroutine (the step loop): a step's
@@ -64,21 +65,21 @@ type job struct {
 	kind   jobKind
 	sim    *Sim
 	frame  *Frame
-	result *server.SimResult
+	result *sim.Result
 }
 
 var (
-	_ server.Observer         = (*Stream)(nil)
-	_ server.ActionRecorder   = (*Stream)(nil)
-	_ server.StatusObserver   = (*Stream)(nil)
-	_ server.SnapshotRecycler = (*Stream)(nil)
+	_ sim.Observer              = (*Stream)(nil)
+	_ sim.ActionRecorder        = (*Stream)(nil)
+	_ tournament.StatusObserver = (*Stream)(nil)
+	_ sim.SnapshotRecycler      = (*Stream)(nil)
 )
 
-// TournamentStatusChanged implements server.StatusObserver: sinks that
+// TournamentStatusChanged implements tournament.StatusObserver: sinks that
 // want the tournament's status (the monitor) get it at once; it never blocks.
-func (s *Stream) TournamentStatusChanged(st server.TournamentStatus) {
+func (s *Stream) TournamentStatusChanged(st tournament.Status) {
 	for _, k := range s.sinks() {
-		if o, ok := k.(server.StatusObserver); ok {
+		if o, ok := k.(tournament.StatusObserver); ok {
 			o.TournamentStatusChanged(st)
 		}
 	}
@@ -114,8 +115,8 @@ func New(opts Options, sinks ...Sink) *Stream {
 	return s
 }
 
-// SimulationStarted implements server.Observer.
-func (s *Stream) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+// SimulationStarted implements sim.Observer.
+func (s *Stream) SimulationStarted(info sim.Info, static scenario.Static, initial *scenario.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shut {
@@ -125,15 +126,15 @@ func (s *Stream) SimulationStarted(info server.SimInfo, static scenario.Static, 
 	s.start(info, static, initial)
 }
 
-// StepAnswers implements server.ActionRecorder.
-func (s *Stream) StepAnswers(_ server.SimInfo, _ int, answers []server.Answer) {
+// StepAnswers implements sim.ActionRecorder.
+func (s *Stream) StepAnswers(_ sim.Info, _ int, answers []sim.Answer) {
 	s.mu.Lock()
 	s.st.answers = answers
 	s.mu.Unlock()
 }
 
-// StepDone implements server.Observer.
-func (s *Stream) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
+// StepDone implements sim.Observer.
+func (s *Stream) StepDone(info sim.Info, snap *scenario.Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	answers := s.st.answers
@@ -154,7 +155,7 @@ func (s *Stream) StepDone(info server.SimInfo, snap *scenario.Snapshot) {
 	}
 }
 
-// SpareSnapshot implements server.SnapshotRecycler: when no sink keeps
+// SpareSnapshot implements sim.SnapshotRecycler: when no sink keeps
 // frames, the snapshot before the last one given to StepDone is read no
 // more (the encoder keeps only the last one). The initial snapshot is never
 // given back: sinks may read it in Sim.Initial.
@@ -166,8 +167,8 @@ func (s *Stream) SpareSnapshot() *scenario.Snapshot {
 	return spare
 }
 
-// SimulationEnded implements server.Observer.
-func (s *Stream) SimulationEnded(info server.SimInfo, result server.SimResult) {
+// SimulationEnded implements sim.Observer.
+func (s *Stream) SimulationEnded(info sim.Info, result sim.Result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shut || s.st.sim == nil || s.st.sim.Info.Name != info.Name {
@@ -209,7 +210,7 @@ type state struct {
 	sim *Sim
 	enc *codec.Encoder
 	// answers are the server's answers of the step about to be reported.
-	answers []server.Answer
+	answers []sim.Answer
 	// record and frame are reused for every step when Stream.recycle is set.
 	record []byte
 	frame  Frame
@@ -244,11 +245,11 @@ func (s *Stream) run() {
 	}
 }
 
-func (s *Stream) start(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+func (s *Stream) start(info sim.Info, static scenario.Static, initial *scenario.Snapshot) {
 	meta, err := MetaOf(info, static, s.opts.Interval)
 	if err != nil {
 		s.opts.Log.Error().Err(err).Str("sim", info.Name).Msg("replay without its match record")
-		meta, _ = MetaOf(server.SimInfo{Name: info.Name, MatchStart: info.MatchStart}, static, s.opts.Interval)
+		meta, _ = MetaOf(sim.Info{Name: info.Name, MatchStart: info.MatchStart}, static, s.opts.Interval)
 		meta.Record = nil
 	}
 	st := &s.st
@@ -267,11 +268,11 @@ func (s *Stream) start(info server.SimInfo, static scenario.Static, initial *sce
 }
 
 // encode makes the frame of a step.
-func (s *Stream) encode(snap *scenario.Snapshot, answers []server.Answer) *Frame {
+func (s *Stream) encode(snap *scenario.Snapshot, answers []sim.Answer) *Frame {
 	return s.newFrame(snap, answers, s.recycle)
 }
 
-func (s *Stream) newFrame(snap *scenario.Snapshot, answers []server.Answer, reuse bool) *Frame {
+func (s *Stream) newFrame(snap *scenario.Snapshot, answers []sim.Answer, reuse bool) *Frame {
 	st := &s.st
 	var dst []byte
 	if reuse {
@@ -294,7 +295,7 @@ func (s *Stream) newFrame(snap *scenario.Snapshot, answers []server.Answer, reus
 }
 
 // end finishes the running simulation, if any (with s.mu held).
-func (s *Stream) end(result *server.SimResult) {
+func (s *Stream) end(result *sim.Result) {
 	st := &s.st
 	if st.sim == nil {
 		return

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/compact"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/replays/stream"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // play records a simulation of 2 × 4 agents through a stream into dir.
@@ -90,10 +90,10 @@ func TestStream_CrashLosesAtMostTheLastChunk(t *testing.T) {
 // keptFrames is a sink that keeps every frame.
 type keptFrames struct{ got []*stream.Frame }
 
-func (f *keptFrames) Begin(*stream.Sim)                  {}
-func (f *keptFrames) Step(fr *stream.Frame)              { f.got = append(f.got, fr) }
-func (f *keptFrames) End(*stream.Sim, *server.SimResult) {}
-func (f *keptFrames) Close() error                       { return nil }
+func (f *keptFrames) Begin(*stream.Sim)            {}
+func (f *keptFrames) Step(fr *stream.Frame)        { f.got = append(f.got, fr) }
+func (f *keptFrames) End(*stream.Sim, *sim.Result) {}
+func (f *keptFrames) Close() error                 { return nil }
 
 // TestStream_KeyRecordOfAnyStepHoldsItsAnswers: the keyframe a viewer gets
 // when it joins at any step decodes to the step's snapshot and answers

@@ -7,9 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/massim-go/massim/tournament"
 	"github.com/rs/zerolog"
-
-	"github.com/massim-go/massim/server"
 )
 
 // TokenEnv is the environment variable that sets the admin token; it wins
@@ -23,7 +22,7 @@ type Controls interface {
 	Continue() error
 	Step() error
 	Stop() error
-	Status() server.TournamentStatus
+	Status() tournament.Status
 }
 
 // Token picks the admin token: the environment variable's value when it is

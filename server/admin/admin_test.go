@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // fakeControls records the commands it gets; a command named in refuse fails.
@@ -29,8 +30,8 @@ func (f *fakeControls) Pause() error    { return f.do("pause") }
 func (f *fakeControls) Continue() error { return f.do("continue") }
 func (f *fakeControls) Step() error     { return f.do("step") }
 func (f *fakeControls) Stop() error     { return f.do("stop") }
-func (f *fakeControls) Status() server.TournamentStatus {
-	return server.TournamentStatus{Phase: server.PhaseRunning, Mode: "round-robin", Match: 1, Teams: []string{"A", "C"}, Step: 41}
+func (f *fakeControls) Status() tournament.Status {
+	return tournament.Status{Phase: tournament.PhaseRunning, Mode: "round-robin", Match: 1, Teams: []string{"A", "C"}, Step: 41}
 }
 
 const token = "correct horse battery staple"
@@ -79,7 +80,7 @@ func TestAdmin_WorksWithTheToken(t *testing.T) {
 			rec := serve(h, http.MethodPost, "/admin/"+cmd, "Bearer "+token)
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 			assert.Equal(t, "application/json", rec.Header().Get("Content-Type"))
-			var st server.TournamentStatus
+			var st tournament.Status
 			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &st))
 			assert.Equal(t, []string{"A", "C"}, st.Teams, "answers with the status")
 		})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 // Source is what the metrics read at scrape time; *server.Server is one.
@@ -19,8 +20,8 @@ type Source interface {
 	Counters() server.Counters
 }
 
-// Metrics is a Prometheus registry of one server. It is a server.Observer
-// and server.StepTimer: pass it in server.Options.Observers so that it sees
+// Metrics is a Prometheus registry of one server. It is a sim.Observer
+// and sim.StepTimer: pass it in server.Options.Observers so that it sees
 // every step. The Source may be set after the server exists (SetSource):
 // the server needs its observers when it is made.
 type Metrics struct {
@@ -59,18 +60,18 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// StepTimed observes one step's duration (server.StepTimer).
-func (m *Metrics) StepTimed(_ server.SimInfo, _ int, d time.Duration) { m.steps.Observe(d.Seconds()) }
+// StepTimed observes one step's duration (sim.StepTimer).
+func (m *Metrics) StepTimed(_ sim.Info, _ int, d time.Duration) { m.steps.Observe(d.Seconds()) }
 
-var _ server.ScoreObserver = (*Metrics)(nil)
+var _ sim.ScoreObserver = (*Metrics)(nil)
 
 // SimulationStarted, StepDone, StepScored and SimulationEnded make Metrics
-// a server.ScoreObserver (so the step loop builds no snapshot for it); it
+// a sim.ScoreObserver (so the step loop builds no snapshot for it); it
 // needs nothing from them.
-func (m *Metrics) SimulationStarted(server.SimInfo, scenario.Static, *scenario.Snapshot) {}
-func (m *Metrics) StepDone(server.SimInfo, *scenario.Snapshot)                           {}
-func (m *Metrics) StepScored(server.SimInfo, int, []scenario.TeamScore)                  {}
-func (m *Metrics) SimulationEnded(server.SimInfo, server.SimResult)                      {}
+func (m *Metrics) SimulationStarted(sim.Info, scenario.Static, *scenario.Snapshot) {}
+func (m *Metrics) StepDone(sim.Info, *scenario.Snapshot)                           {}
+func (m *Metrics) StepScored(sim.Info, int, []scenario.TeamScore)                  {}
+func (m *Metrics) SimulationEnded(sim.Info, sim.Result)                            {}
 
 // figures is the collector of everything read at scrape time.
 type figures struct {

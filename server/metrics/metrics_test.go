@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
 )
 
 type fixedSource server.Counters
@@ -37,8 +38,8 @@ func TestMetrics_ExportTheServersCounters(t *testing.T) {
 
 		SilentClosed: 4, LoginsFailed: 17,
 	})
-	m.StepTimed(server.SimInfo{}, 0, 3*time.Millisecond)
-	m.StepTimed(server.SimInfo{}, 1, 2*time.Second)
+	m.StepTimed(sim.Info{}, 0, 3*time.Millisecond)
+	m.StepTimed(sim.Info{}, 1, 2*time.Second)
 	text := scrape(t, m)
 	for _, line := range []string{
 		"massim_steps_total 42",

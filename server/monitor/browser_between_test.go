@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // TestBrowser_WaitingForAgentsThenTheEndBannerAndTheNextSimulation opens
@@ -97,10 +97,10 @@ func TestBrowser_AgentsOfflineDuringASimulationShowNextToTheirTeam(t *testing.T)
 	hub, ts := startHub(t, monitor.Options{})
 	hub.SimulationStarted(testSim, testStatic, testSnapshot(-1, 0))
 	hub.StepDone(testSim, testSnapshot(0, 0))
-	running := func(missingB ...string) server.TournamentStatus {
-		return server.TournamentStatus{Phase: server.PhaseRunning, Match: 0, Matches: 1, Simulation: 0, Simulations: 1,
-			Name: testSim.Name, Step: 0, Steps: testSim.Steps, Teams: []string{"A", "B"}, Scores: []server.TeamResult{},
-			Roster: []server.TeamRoster{{Team: "A", Connected: []string{"agentA1"}, Missing: []string{}},
+	running := func(missingB ...string) tournament.Status {
+		return tournament.Status{Phase: tournament.PhaseRunning, Match: 0, Matches: 1, Simulation: 0, Simulations: 1,
+			Name: testSim.Name, Step: 0, Steps: testSim.Steps, Teams: []string{"A", "B"}, Scores: []tournament.TeamResult{},
+			Roster: []tournament.TeamRoster{{Team: "A", Connected: []string{"agentA1"}, Missing: []string{}},
 				{Team: "B", Connected: []string{"agentB1"}, Missing: missingB}}}
 	}
 	hub.TournamentStatusChanged(running("agentB2"))

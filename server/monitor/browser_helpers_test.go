@@ -22,6 +22,7 @@ import (
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/sim"
 )
 
 // openBrowser starts headless Chromium (see package browsertest).
@@ -98,7 +99,7 @@ type screenPoint struct {
 
 // liveMatch runs the demo config (20 agents, 40×40) paced at pace per step
 // with random sample teams, observed by obs, until the test ends.
-func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observer) *server.Server {
+func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...sim.Observer) *server.Server {
 	t.Helper()
 	cfg, err := config.Demo()
 	require.NoError(t, err)
@@ -112,7 +113,7 @@ func liveMatch(t *testing.T, steps int, pace time.Duration, obs ...server.Observ
 
 // runServer runs a tournament of cfg paced at pace per step, waiting up to
 // a minute for its agents, until the test ends.
-func runServer(t *testing.T, cfg *config.Config, pace time.Duration, obs ...server.Observer) *server.Server {
+func runServer(t *testing.T, cfg *config.Config, pace time.Duration, obs ...sim.Observer) *server.Server {
 	t.Helper()
 	srv := server.New(cfg, zerolog.Nop(), server.Options{Dir: t.TempDir(), Listen: "127.0.0.1:0",
 		WaitForAgents: time.Minute, Observers: obs, MinStepDuration: pace})
@@ -158,7 +159,7 @@ func demoWorld(t *testing.T, steps int) *scenario.World {
 	cfg, err := config.Demo()
 	require.NoError(t, err)
 	cfg.Match[0].Steps = steps
-	params, err := server.WorldParams(cfg, cfg.Match[0], time.UnixMilli(946728000000))
+	params, err := sim.WorldParams(cfg, cfg.Match[0], time.UnixMilli(946728000000))
 	require.NoError(t, err)
 	teams := make([]scenario.Team, len(cfg.Teams))
 	for i, tm := range cfg.Teams {

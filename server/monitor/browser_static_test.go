@@ -20,8 +20,8 @@ import (
 	"github.com/massim-go/massim/publish"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // The published site (massim publish, docs/publishing.md) in headless
@@ -85,8 +85,8 @@ type tournamentSim struct {
 // with the scores its replay ends with.
 func writeTournament(t *testing.T, dir string, sims []tournamentSim) {
 	t.Helper()
-	m := server.Manifest{Format: server.ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"},
-		Started: time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC), State: server.StateFinished}
+	m := tournament.Manifest{Format: tournament.ManifestFormat, Mode: "round-robin", Teams: []string{"A", "B"},
+		Started: time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC), State: tournament.StateFinished}
 	for i, s := range sims {
 		if s.opts == (compact.WriterOptions{}) {
 			s.opts = compact.WriterOptions{NoSync: true}
@@ -99,14 +99,14 @@ func writeTournament(t *testing.T, dir string, sims []tournamentSim) {
 		require.NoError(t, err)
 		scores, err := r.Scores()
 		require.NoError(t, err)
-		rec := server.SimRecord{Match: s.match, Index: i, Name: s.name, MatchStart: s.start.UnixMilli()}
+		rec := tournament.SimRecord{Match: s.match, Index: i, Name: s.name, MatchStart: s.start.UnixMilli()}
 		final := scores[len(scores)-1]
 		for k, team := range m.Teams {
-			rec.Scores = append(rec.Scores, server.TeamResult{Team: team, Score: final[k], Ranking: 1})
+			rec.Scores = append(rec.Scores, tournament.TeamResult{Team: team, Score: final[k], Ranking: 1})
 		}
 		m.Simulations = append(m.Simulations, rec)
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, server.ManifestFile), []byte(jsonOf(t, m)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, tournament.ManifestFile), []byte(jsonOf(t, m)), 0o644))
 }
 
 // simAt is the simulation named name starting at minute min of 2000-01-01.

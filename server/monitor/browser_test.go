@@ -16,8 +16,8 @@ import (
 
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/replays/stream"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/sim"
 )
 
 // TestBrowser_LivePageShowsTheMatchAndRewinds opens the page on a running
@@ -176,15 +176,15 @@ type simReplay struct {
 
 // writeSimReplay writes the compact replay of a simulation of the demo
 // world with random moves and returns its path.
-func writeSimReplay(t *testing.T, root string, sim simReplay) string {
+func writeSimReplay(t *testing.T, root string, replay simReplay) string {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(root, 0o755))
-	steps := sim.steps
+	steps := replay.steps
 	w := demoWorld(t, steps)
-	info := server.SimInfo{Name: sim.name, MatchStart: sim.start, Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
-	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, sim.opts, zerolog.Nop()))
+	info := sim.Info{Name: replay.name, MatchStart: replay.start, Teams: []string{"A", "B"}, Steps: steps, Agents: w.Agents()}
+	st := stream.New(stream.Options{}, stream.NewCompactFiles(root, replay.opts, zerolog.Nop()))
 	st.SimulationStarted(info, w.Static(info.Name), w.Snapshot())
-	rng := rand.New(rand.NewPCG(sim.seed, sim.seed+1))
+	rng := rand.New(rand.NewPCG(replay.seed, replay.seed+1))
 	dirs := []string{"n", "s", "e", "w"}
 	for range steps {
 		require.NoError(t, w.Prepare())
@@ -195,7 +195,7 @@ func writeSimReplay(t *testing.T, root string, sim simReplay) string {
 		require.NoError(t, w.Execute(actions))
 		st.StepDone(info, w.Snapshot())
 	}
-	st.SimulationEnded(info, server.SimResult{})
+	st.SimulationEnded(info, sim.Result{})
 	require.NoError(t, st.Close())
 	return stream.CompactPath(root, info)
 }

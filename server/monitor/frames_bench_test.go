@@ -15,11 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/replays/codec"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/sim"
 )
 
 // countingConn counts the bytes a websocket client reads off the wire
@@ -80,7 +80,7 @@ func BenchmarkLiveFrameBytes_Contest(b *testing.B) {
 		for hub.Viewers() < 2 {
 			time.Sleep(time.Millisecond)
 		}
-		info := server.SimInfo{Name: "contest", Steps: steps}
+		info := sim.Info{Name: "contest", Steps: steps}
 		plain = 0
 		_, err := matchtest.Play(cfg, 0, matchtest.Options{Steps: steps, Seed: 1, Players: 2,
 			Observer: func(snap *scenario.Snapshot, _ []codec.Answer) {
@@ -94,7 +94,7 @@ func BenchmarkLiveFrameBytes_Contest(b *testing.B) {
 				plain += int64(len(doc)) // what the official feed sent before, without compression
 			}})
 		require.NoError(b, err)
-		obs.SimulationEnded(info, server.SimResult{})
+		obs.SimulationEnded(info, sim.Result{})
 		deadline := time.Now().Add(30 * time.Second)
 		for (fm.Load() < steps+1 || om.Load() < steps+2) && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/replays/codec"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/sim"
 )
 
 // framesViewer reads /live/frames and decodes what it gets.
@@ -132,7 +132,7 @@ func TestFrames_JoinerBetweenTwoSendsGetsOnlyLaterChanges(t *testing.T) {
 	assert.True(t, key[0].Keyframe)
 	assert.Equal(t, 4, key[0].Snapshot.Step, "a keyframe of the newest step")
 	hub.StepDone(testSim, testSnapshot(5, 30))
-	hub.SimulationEnded(testSim, server.SimResult{}) // sends what is held back
+	hub.SimulationEnded(testSim, sim.Result{}) // sends what is held back
 	got := v.next(t)
 	require.Len(t, got, 1, "only the change after the keyframe")
 	assert.Equal(t, jsonOf(t, testSnapshot(5, 30)), jsonOf(t, got[0].Snapshot))

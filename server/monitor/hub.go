@@ -11,7 +11,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/replays/stream"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Options tune a Hub. Zero values mean the defaults.
@@ -125,13 +126,13 @@ func (h *Hub) Observer() *stream.Stream { return stream.New(stream.Options{Log: 
 
 type hubSink struct{ h *Hub }
 
-func (s hubSink) Begin(sim *stream.Sim)                    { s.h.post(event{kind: evBegin, sim: sim}) }
-func (s hubSink) Step(f *stream.Frame)                     { s.h.post(event{kind: evStep, frame: f}) }
-func (s hubSink) End(sim *stream.Sim, _ *server.SimResult) { s.h.post(event{kind: evEnd, sim: sim}) }
-func (s hubSink) Close() error                             { return nil }
+func (s hubSink) Begin(sim *stream.Sim)              { s.h.post(event{kind: evBegin, sim: sim}) }
+func (s hubSink) Step(f *stream.Frame)               { s.h.post(event{kind: evStep, frame: f}) }
+func (s hubSink) End(sim *stream.Sim, _ *sim.Result) { s.h.post(event{kind: evEnd, sim: sim}) }
+func (s hubSink) Close() error                       { return nil }
 
 // TournamentStatusChanged passes the tournament's status on to the hub.
-func (s hubSink) TournamentStatusChanged(st server.TournamentStatus) { s.h.TournamentStatusChanged(st) }
+func (s hubSink) TournamentStatusChanged(st tournament.Status) { s.h.TournamentStatusChanged(st) }
 
 // post hands an event to the hub goroutine.
 func (h *Hub) post(e event) {

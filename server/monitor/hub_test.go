@@ -21,12 +21,12 @@ import (
 	"github.com/massim-go/massim/replays/codec"
 	"github.com/massim-go/massim/replays/stream"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/sim"
 )
 
 // testSim is a simulation fed to the hub by hand.
-var testSim = server.SimInfo{Name: "946728000000_A_B", Teams: []string{"A", "B"}, Steps: 100000}
+var testSim = sim.Info{Name: "946728000000_A_B", Teams: []string{"A", "B"}, Steps: 100000}
 
 var testStatic = scenario.Static{Sim: testSim.Name, Width: 100, Height: 100, Teams: []string{"A", "B"},
 	BlockTypes: []string{"b0"}, MaxEnergy: 100, Steps: testSim.Steps}
@@ -60,11 +60,11 @@ type testHub struct {
 	obs *stream.Stream
 }
 
-func (h testHub) SimulationStarted(info server.SimInfo, static scenario.Static, initial *scenario.Snapshot) {
+func (h testHub) SimulationStarted(info sim.Info, static scenario.Static, initial *scenario.Snapshot) {
 	h.obs.SimulationStarted(info, static, initial)
 }
-func (h testHub) StepDone(info server.SimInfo, snap *scenario.Snapshot) { h.obs.StepDone(info, snap) }
-func (h testHub) SimulationEnded(info server.SimInfo, r server.SimResult) {
+func (h testHub) StepDone(info sim.Info, snap *scenario.Snapshot) { h.obs.StepDone(info, snap) }
+func (h testHub) SimulationEnded(info sim.Info, r sim.Result) {
 	h.obs.SimulationEnded(info, r)
 }
 
@@ -131,7 +131,7 @@ func TestHub_AViewerJoiningWhileAStepIsHeldBackGetsItOnce(t *testing.T) {
 	assert.Nil(t, frames.next(t), "the frames joiner's meta message")
 	frames.next(t) // its keyframe: the hub has handled the join
 	hub.StepDone(testSim, testSnapshot(2, 0))
-	hub.SimulationEnded(testSim, server.SimResult{}) // sends what is held back
+	hub.SimulationEnded(testSim, sim.Result{}) // sends what is held back
 	assert.Equal(t, "2", string(readDoc(t, c)["step"]), "the next step, not step 1 again")
 }
 
@@ -155,7 +155,7 @@ func TestHub_NewViewerGetsLatestStaticThenLatestSnapshot(t *testing.T) {
 	assert.Equal(t, "3", string(readDoc(t, c)["step"]), "then every new snapshot")
 
 	// Kept across simulations: after the end a newcomer still gets both.
-	hub.SimulationEnded(testSim, server.SimResult{})
+	hub.SimulationEnded(testSim, sim.Result{})
 	late := dialFeed(t, ts, "/live/monitor")
 	assert.Contains(t, readDoc(t, late), "grid")
 	assert.Equal(t, "3", string(readDoc(t, late)["step"]))
@@ -366,7 +366,7 @@ func TestHub_FastMatchIsCoalescedLiveButTheHistoryKeepsEveryStep(t *testing.T) {
 		hub.StepDone(testSim, testSnapshot(s, 0))
 	}
 	// Steps 0–9 came within one frame interval: the end flushes the newest.
-	hub.SimulationEnded(testSim, server.SimResult{})
+	hub.SimulationEnded(testSim, sim.Result{})
 	assert.Equal(t, "9", string(readDoc(t, c)["step"]))
 	waitUntil(t, "the history has step 9", func() bool { return historyLast(ts.URL) == 9 })
 	var idx struct{ Scores [][]int64 }

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/internal/matchtest"
 	"github.com/massim-go/massim/publish"
+	"github.com/massim-go/massim/replays/matchtest"
 	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 

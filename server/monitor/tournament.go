@@ -7,22 +7,21 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 )
 
 // The tournament feed (/live/tournament) tells the page what happens
 // between steps: who is connected and who is missing, which simulation
 // comes next and when, whether the tournament is over. The server reports
-// every change through server.StatusObserver.
+// every change through tournament.StatusObserver.
 
-var _ server.StatusObserver = (*Hub)(nil)
+var _ tournament.StatusObserver = (*Hub)(nil)
 
 // tournamentMessage is one document of the tournament feed: the status as
 // the admin API reports it, plus the server's clock, so that a page counts
 // down to next.startsAt whatever its own clock says.
 type tournamentMessage struct {
-	server.TournamentStatus
+	tournament.Status
 	Now time.Time `json:"now"`
 }
 
@@ -31,12 +30,12 @@ type tournamentMessage struct {
 // fifty agents logging in) collapse into one document.
 type tournamentSlot struct {
 	mu     sync.Mutex
-	status *server.TournamentStatus
+	status *tournament.Status
 	wake   chan struct{} // capacity 1
 }
 
-// TournamentStatusChanged implements server.StatusObserver; it never blocks.
-func (h *Hub) TournamentStatusChanged(st server.TournamentStatus) {
+// TournamentStatusChanged implements tournament.StatusObserver; it never blocks.
+func (h *Hub) TournamentStatusChanged(st tournament.Status) {
 	h.tournament.mu.Lock()
 	h.tournament.status = &st
 	h.tournament.mu.Unlock()
@@ -55,7 +54,7 @@ func (h *Hub) tournamentDoc() ([]byte, bool) {
 	if st == nil {
 		return nil, false
 	}
-	data, err := json.Marshal(tournamentMessage{TournamentStatus: *st, Now: time.Now().UTC()})
+	data, err := json.Marshal(tournamentMessage{Status: *st, Now: time.Now().UTC()})
 	if err != nil {
 		h.log.Error().Err(err).Msg("monitor: encode tournament status")
 		return nil, false

@@ -10,27 +10,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/monitor"
+	"github.com/massim-go/massim/tournament"
 )
 
 // waitingStatus is a tournament waiting for agentA2 and all of team B.
-func waitingStatus(startsAt *time.Time) server.TournamentStatus {
-	return server.TournamentStatus{Phase: server.PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 1,
-		Simulation: -1, Simulations: 2, Step: -1, Teams: []string{}, Scores: []server.TeamResult{},
-		Roster: []server.TeamRoster{
+func waitingStatus(startsAt *time.Time) tournament.Status {
+	return tournament.Status{Phase: tournament.PhaseWaiting, Mode: "round-robin", Match: -1, Matches: 1,
+		Simulation: -1, Simulations: 2, Step: -1, Teams: []string{}, Scores: []tournament.TeamResult{},
+		Roster: []tournament.TeamRoster{
 			{Team: "A", Connected: []string{"agentA1"}, Missing: []string{"agentA2"}},
 			{Team: "B", Connected: []string{}, Missing: []string{"agentB1", "agentB2"}},
 		},
-		Next: &server.UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: startsAt}}
+		Next: &tournament.UpcomingSimulation{Match: 0, Simulation: 0, Teams: []string{"A", "B"}, StartsAt: startsAt}}
 }
 
 // tournamentDoc is what the page reads of the tournament feed.
 type tournamentDoc struct {
 	Phase  string
 	Now    time.Time
-	Roster []server.TeamRoster
-	Next   *server.UpcomingSimulation
+	Roster []tournament.TeamRoster
+	Next   *tournament.UpcomingSimulation
 }
 
 func readTournament(t *testing.T, raw map[string]json.RawMessage) tournamentDoc {
@@ -63,7 +63,7 @@ func TestHub_TournamentFeedCarriesTheRosterAndTheNextSimulation(t *testing.T) {
 	assert.WithinDuration(t, time.Now(), first.Now, time.Hour, "the server's clock")
 
 	next := waitingStatus(nil)
-	next.Roster[1] = server.TeamRoster{Team: "B", Connected: []string{"agentB1", "agentB2"}, Missing: []string{}}
+	next.Roster[1] = tournament.TeamRoster{Team: "B", Connected: []string{"agentB1", "agentB2"}, Missing: []string{}}
 	hub.TournamentStatusChanged(next)
 	// The first status may come twice (on joining, then as a change).
 	second := readTournament(t, readDoc(t, c))

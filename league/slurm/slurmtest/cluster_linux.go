@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/massim-go/massim/internal/loadtest"
+	"github.com/massim-go/massim/loadtest"
 )
 
 // StartTimeout bounds how long Start waits for the node to become idle.

@@ -1,0 +1,6 @@
+// Package houserules checks, in its tests, the rules of the house that
+// docs/architecture.md writes down, so that a change that breaks one fails
+// CI with the rule's words instead of waiting for a reviewer: every import
+// of ours must be one that the package table's "may import" column allows.
+// The package itself holds only the reading of that table.
+package houserules

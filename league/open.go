@@ -1,0 +1,84 @@
+package league
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/sim"
+)
+
+// Open plans a new league in dir from the config conf (matches and seed
+// for random mode; seed 0 takes the clock) and writes its plan or, with
+// resume, reads the plan back and checks that the config (conf, or the one
+// it was planned with) is still the one it was planned with.
+func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time) (*Plan, error) {
+	exists := HasPlan(dir)
+	switch {
+	case exists && !resume:
+		return nil, fmt.Errorf("league: %s holds a league already: continue it with -resume, or use another folder (-dir)", dir)
+	case exists:
+		plan, err := ReadPlan(dir)
+		if err != nil {
+			return nil, err
+		}
+		if conf == "" {
+			conf = plan.Config
+		}
+		cfg, err := config.Load(conf)
+		if err != nil {
+			return nil, err
+		}
+		if err := plan.CheckConfig(cfg); err != nil {
+			return nil, err
+		}
+		if matches != 0 && matches != len(plan.Matches) {
+			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
+		}
+		return plan, nil
+	}
+	if conf == "" {
+		return nil, errors.New("league: need -conf FILE")
+	}
+	cfg, err := config.Load(conf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sim.CheckMatches(cfg); err != nil {
+		return nil, err
+	}
+	if seed == 0 {
+		seed = now.UnixNano()
+	}
+	plan, err := NewPlan(cfg, conf, matches, seed, now)
+	if err != nil {
+		return nil, err
+	}
+	return plan, plan.Write(dir)
+}
+
+// MatchOf reads match index of the league planned in dir; an empty index
+// comes from the scheduler's environment, $SLURM_ARRAY_TASK_ID or
+// $JOB_COMPLETION_INDEX (docs/leagues.md, "Slurm").
+func MatchOf(dir, index string) (*Plan, Match, error) {
+	if index == "" {
+		index = cmp.Or(os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("JOB_COMPLETION_INDEX"))
+	}
+	if index == "" {
+		return nil, Match{}, errors.New("league: -league needs -index I (or $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)")
+	}
+	i, err := strconv.Atoi(index)
+	if err != nil {
+		return nil, Match{}, fmt.Errorf("league: -index %q: not a number", index)
+	}
+	plan, err := ReadPlan(dir)
+	if err != nil {
+		return nil, Match{}, err
+	}
+	m, err := plan.MatchAt(i)
+	return plan, m, err
+}

@@ -56,7 +56,7 @@ const (
 )
 
 // Answer is one agent's answer to one step: the server's own answers
-// (server.Answer is the same type) are encoded as they are.
+// (sim.Answer is the same type) are encoded as they are.
 type Answer = scenario.Answer
 
 // executed is the action the world recorded for the answer.

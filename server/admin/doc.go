@@ -7,7 +7,7 @@
 // (server.adminToken in the config, or MASSIM_ADMIN_TOKEN); without it the
 // answer is 401. Without a configured token the API is off and answers 404.
 //
-//	GET  /admin/status    the status (server.TournamentStatus as JSON)
+//	GET  /admin/status    the status (tournament.Status as JSON)
 //	POST /admin/launch    start a tournament that waits for its launch, now
 //	                      (409 once it has started)
 //	POST /admin/pause     pause before the next step

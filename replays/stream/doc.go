@@ -6,5 +6,5 @@
 // goroutine of its own); the other sinks get the frames, in order, on the
 // stream's goroutine through a queue. When every sink is inline, the
 // stream gives the snapshots it no longer reads back to the step loop
-// (server.SnapshotRecycler).
+// (sim.SnapshotRecycler).
 package stream

@@ -15,7 +15,7 @@ import (
 // stay out of the checksum.
 var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat",
 	"silenceTimeout", "agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey",
-	"waitForOffline", "teamConnectTimeout", "teamStopGrace", "teamRestarts", "teamLogLimit"}
+	"waitForOffline", "teamConnectTimeout", "teamQuietTime", "teamStopGrace", "teamRestarts", "teamLogLimit"}
 
 // teamRunKeys are the keys of a team entry that say how the server starts
 // the team's agents (docs/config.md, "Team commands"), not who plays: like

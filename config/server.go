@@ -38,6 +38,7 @@ func serverDefaults() layer {
 		"frontDeskTimeout":       10 * time.Second,
 		"waitForOffline":         WaitSeen,
 		"teamConnectTimeout":     60 * time.Second,
+		"teamQuietTime":          DefaultTeamQuietTime,
 		"teamStopGrace":          5 * time.Second,
 		"teamRestarts":           3,
 		"teamLogLimit":           1 << 20,
@@ -59,6 +60,13 @@ const (
 // a lost packet, so only a connection that is really gone is closed
 // (docs/protocol.md, "Slow links and dead connections").
 const DefaultSilenceTimeout = 30 * time.Second
+
+// DefaultTeamQuietTime is server.teamQuietTime's default: far longer than
+// the gaps between the logins of a team that starts all its agents at once,
+// far shorter than teamConnectTimeout, which a team that connects in two
+// waves would otherwise wait before every match (docs/config.md, "Team
+// commands").
+const DefaultTeamQuietTime = 3 * time.Second
 
 // tlsKeys are the server keys naming TLS files, certificate before key.
 var tlsKeys = []string{"agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey"}
@@ -152,6 +160,7 @@ func readServer(r *report, root *object) (Server, bool) {
 		str("waitForOffline") // massim-go extension, like adminToken
 		// Team commands (massim-go extensions, like adminToken).
 		millis("teamConnectTimeout", atLeast(1))
+		millis("teamQuietTime", atLeast(0))
 		millis("teamStopGrace", atLeast(0))
 		num("teamRestarts", atLeast(0))
 		num("teamLogLimit", atLeast(1024))

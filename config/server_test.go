@@ -27,11 +27,11 @@ func TestServerBlockAsGiven(t *testing.T) {
 		FrontDeskTimeout:       10 * time.Second,
 		SilenceTimeout:         DefaultSilenceTimeout,
 		ReplayFormat:           ReplayCompact,
-		TeamConnectTimeout:     time.Minute,
-		TeamStopGrace:          5 * time.Second,
-		TeamRestarts:           3,
-		TeamLogLimit:           1 << 20,
-		WaitForOffline:         WaitSeen,
+		TeamConnectTimeout:     time.Minute, TeamQuietTime: DefaultTeamQuietTime,
+		TeamStopGrace:  5 * time.Second,
+		TeamRestarts:   3,
+		TeamLogLimit:   1 << 20,
+		WaitForOffline: WaitSeen,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -54,12 +54,12 @@ func TestServerDefaults(t *testing.T) {
 		MaxPacketLength:    65536,
 		ReplayFormat:       ReplayCompact,
 		FrontDeskTimeout:   10 * time.Second,
-		TeamConnectTimeout: time.Minute,
-		TeamStopGrace:      5 * time.Second,
-		TeamRestarts:       3,
-		TeamLogLimit:       1 << 20,
-		WaitForOffline:     WaitSeen,
-		SilenceTimeout:     DefaultSilenceTimeout,
+		TeamConnectTimeout: time.Minute, TeamQuietTime: DefaultTeamQuietTime,
+		TeamStopGrace:  5 * time.Second,
+		TeamRestarts:   3,
+		TeamLogLimit:   1 << 20,
+		WaitForOffline: WaitSeen,
+		SilenceTimeout: DefaultSilenceTimeout,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

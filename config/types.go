@@ -80,8 +80,13 @@ type Server struct {
 	// a stopped command has between SIGTERM and SIGKILL ("teamStopGrace",
 	// ms), how often a command that exits during a match is started again
 	// ("teamRestarts") and the size at which a team's log is cut
-	// ("teamLogLimit", bytes).
+	// ("teamLogLimit", bytes). TeamQuietTime ("teamQuietTime", ms) ends the
+	// wait early for a team of which at least one account is connected and
+	// none has logged in for that long: clients that connect one agent,
+	// learn the team size from its sim-start and only then connect the
+	// others; 0 waits for every account.
 	TeamConnectTimeout time.Duration
+	TeamQuietTime      time.Duration
 	TeamStopGrace      time.Duration
 	TeamRestarts       int
 	TeamLogLimit       int

@@ -14,6 +14,7 @@ import (
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/server/teamcmd"
 	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // teamCommand is one team's command in a running match.
@@ -25,6 +26,8 @@ type teamCommand struct {
 	connected int // accounts connected when the wait ended
 	waited    time.Duration
 	inTime    bool
+	quiet     bool // the wait ended on teamQuietTime, before every account was in
+	arrivals  tournament.Arrivals
 	gaveUp    bool           // the command exited for good while the server waited
 	mark      teamcmd.Counts // counts when the previous simulation ended
 }
@@ -58,9 +61,10 @@ func (s *Server) agentEndpoint() (string, int) {
 }
 
 // startTeamCommands starts the command of every team of the match that has
-// one and waits until their accounts 1 … agents are connected, at most
-// teamConnectTimeout (docs/config.md, "Team commands"). A stop or the end
-// of ctx ends the wait early.
+// one and waits until their accounts 1 … agents are connected, or some are
+// and no other has logged in for teamQuietTime, at most teamConnectTimeout
+// (docs/config.md, "Team commands"). A stop or the end of ctx ends the
+// wait early.
 func (s *Server) startTeamCommands(ctx context.Context, p *plan, no, firstSim int, teams []config.Team) *matchCommands {
 	mc := &matchCommands{srv: s}
 	agents := s.cfg.Match[firstSim].TeamSize
@@ -78,7 +82,7 @@ func (s *Server) startTeamCommands(ctx context.Context, p *plan, no, firstSim in
 		if len(t.Command) == 0 {
 			continue
 		}
-		tc := &teamCommand{team: t, agents: agents}
+		tc := &teamCommand{team: t, agents: agents, arrivals: tournament.Arrivals{Quiet: s.cfg.Server.TeamQuietTime}}
 		o := teamcmd.Options{
 			Team:     t,
 			Values:   teamcmd.Values{Host: host, Port: port, Team: t.Name, Prefix: t.Prefix, Password: t.Password, Agents: agents, Match: id},
@@ -103,8 +107,9 @@ func (s *Server) startTeamCommands(ctx context.Context, p *plan, no, firstSim in
 	return mc
 }
 
-// waitConnected waits until every started command's accounts are
-// connected, at most teamConnectTimeout.
+// waitConnected waits until every started command's team is ready
+// (tournament.Arrivals: all its accounts connected, or some and no new
+// login for teamQuietTime), at most teamConnectTimeout.
 func (mc *matchCommands) waitConnected(ctx context.Context) {
 	s := mc.srv
 	began := time.Now()
@@ -115,12 +120,20 @@ func (mc *matchCommands) waitConnected(ctx context.Context) {
 	for {
 		waiting := 0
 		for _, tc := range mc.cmds {
-			if tc.proc == nil || tc.inTime || tc.gaveUp {
+			if tc.proc == nil || tc.inTime || tc.quiet || tc.gaveUp {
 				continue
 			}
-			if tc.connected = s.connectedOf(tc.team, tc.agents); tc.connected == tc.agents {
+			tc.connected = s.connectedOf(tc.team, tc.agents)
+			switch tc.arrivals.Look(time.Now(), tc.connected, tc.agents) {
+			case tournament.AllIn:
 				tc.inTime, tc.waited = true, time.Since(began)
-				s.log.Info().Str("team", tc.team.Name).Dur("after", tc.waited).Msg("team command's agents connected")
+				s.log.Info().Str("team", tc.team.Name).Int64("after_ms", tc.waited.Milliseconds()).Msg("team command's agents connected")
+				continue
+			case tournament.Quiet:
+				tc.quiet, tc.waited = true, time.Since(began)
+				s.log.Info().Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
+					Int64("after_ms", tc.waited.Milliseconds()).Int64("quiet_ms", s.cfg.Server.TeamQuietTime.Milliseconds()).
+					Msg("team command's agents: no new login for teamQuietTime; the match starts, the others join when they log in")
 				continue
 			}
 			select {
@@ -144,7 +157,7 @@ func (mc *matchCommands) waitConnected(ctx context.Context) {
 		case <-ctx.Done():
 		}
 		for _, tc := range mc.cmds {
-			if tc.proc != nil && !tc.inTime && !tc.gaveUp {
+			if tc.proc != nil && !tc.inTime && !tc.quiet && !tc.gaveUp {
 				tc.waited = time.Since(began)
 				s.log.Warn().Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
 					Dur("waited", tc.waited).Msg("team command's agents not connected in time (teamConnectTimeout); the match starts, the missing agents play no_action")
@@ -175,7 +188,7 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []sim.AgentStats
 	notes := make([]string, len(teams))
 	var out []sim.CommandStats
 	for _, tc := range mc.cmds {
-		st := sim.CommandStats{Team: tc.team.Name, Agents: tc.agents, Connected: tc.inTime, ConnectMillis: tc.waited.Milliseconds()}
+		st := sim.CommandStats{Team: tc.team.Name, Agents: tc.agents, Connected: tc.inTime, QuietStart: tc.quiet, ConnectMillis: tc.waited.Milliseconds()}
 		var why []string
 		if tc.proc == nil {
 			why = append(why, "team command not started: "+tc.startErr.Error())
@@ -188,6 +201,9 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []sim.AgentStats
 			case tc.gaveUp && offline > 0:
 				why = append(why, fmt.Sprintf("team command ended (%s) before its agents were connected (%d of %d); agents without a connection played no_action",
 					now.Status, tc.connected, tc.agents))
+			case tc.quiet && offline > 0:
+				why = append(why, fmt.Sprintf("team command: %d of %d agents connected before the match started (no new login for teamQuietTime, %s); agents without a connection played no_action until they logged in",
+					tc.connected, tc.agents, mc.srv.cfg.Server.TeamQuietTime))
 			case !tc.inTime && offline > 0:
 				why = append(why, fmt.Sprintf("team command: %d of %d agents connected within teamConnectTimeout (%s); agents without a connection played no_action",
 					tc.connected, tc.agents, mc.srv.cfg.Server.TeamConnectTimeout))

@@ -24,9 +24,14 @@ import (
 )
 
 // commandConfig is testConfig with a team command for each team that has
-// one in commands, and extra server keys.
+// one in commands, and extra server keys. Unless those name it,
+// teamQuietTime is 0: the tests wait for every account, whatever the
+// machine's load does to the gaps between logins.
 func commandConfig(t *testing.T, serverKeys string, steps, teamSize int, commands map[string][]string) *config.Config {
 	t.Helper()
+	if !strings.Contains(serverKeys, "teamQuietTime") {
+		serverKeys += `, "teamQuietTime": 0`
+	}
 	team := func(name, password string) string {
 		entry := fmt.Sprintf(`{"prefix": "agent", "password": %q`, password)
 		if argv, ok := commands[name]; ok {
@@ -271,5 +276,36 @@ func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.
 	st, err := tournament.ReadStats(sum.Dir)
 	require.NoError(t, err)
 	assert.True(t, st.Simulations[0].Commands[0].Connected, "A's agents came with its command, after the launch")
+	requireNoTeamProcess(t, readRecords(t, recA)...)
+}
+
+// TestTeamCommand_AClientThatConnectsInTwoWavesStartsOnTheQuietTime: a
+// client that logs in one agent, waits for its sim-start to learn the team
+// size and only then connects the others starts after teamQuietTime, not
+// after teamConnectTimeout, and its late agents play.
+func TestTeamCommand_AClientThatConnectsInTwoWavesStartsOnTheQuietTime(t *testing.T) {
+	recA := filepath.Join(t.TempDir(), "a")
+	cfg := commandConfig(t, `, "teamConnectTimeout": 600000, "teamQuietTime": 300`, 5, 3, map[string][]string{
+		"A": teamcmdtest.Command("two-waves", recA),
+	})
+	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
+	sampleTeam(t, srv, "B", "2")
+	sum, err := runTournament(t, srv) // bounded far below teamConnectTimeout
+	require.NoError(t, err)
+	require.True(t, sum.Finished)
+	st, err := tournament.ReadStats(sum.Dir)
+	require.NoError(t, err)
+	a := st.Simulations[0].Commands[0]
+	assert.True(t, a.QuietStart, "the wait ended on the quiet time")
+	assert.False(t, a.Connected, "not every account was in when the match started")
+	assert.Less(t, a.ConnectMillis, int64(600000))
+	for _, ag := range st.Simulations[0].Agents {
+		if ag.Team == "A" {
+			assert.Positive(t, ag.Actions, "%s joined the running simulation and played", ag.Agent)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(sum.Dir, "teams", "0-A.log"))
+	require.NoError(t, err)
+	assert.Contains(t, string(log), "team size 3 connecting the others")
 	requireNoTeamProcess(t, readRecords(t, recA)...)
 }

@@ -57,10 +57,12 @@ type CommandStats struct {
 	Team string `json:"team"`
 	// Agents is the {agents} the command was given; Connected says whether
 	// all of those accounts were connected within teamConnectTimeout before
-	// the match's first simulation of this run, ConnectMillis how long that
-	// took (or the timeout).
+	// the match's first simulation of this run; QuietStart that the wait
+	// ended before, because some were and no other logged in for
+	// teamQuietTime; ConnectMillis how long the wait took.
 	Agents        int   `json:"agents"`
 	Connected     bool  `json:"connected"`
+	QuietStart    bool  `json:"quietStart,omitempty"`
 	ConnectMillis int64 `json:"connectMillis"`
 	// Exits and Restarts count the command's exits during the simulation
 	// (for the first simulation also those while the server waited for its

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,6 +33,8 @@ const HelperArg = "__massim-teamcmd-test"
 //	forker FILE          record with two children (one in the group, one in a session of its own), then sleep
 //	ignore-term FILE     ignore SIGTERM, record, then sleep
 //	chatty BYTES         write BYTES of numbered lines (stdout and stderr), then exit 0
+//	two-waves FILE       record, connect agent 1 only, and the others once its sim-start
+//	                     told the team size (as the 2022 winner's client does), until SIGTERM
 func Command(mode string, args ...string) []string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -101,6 +105,11 @@ func runHelper(mode string, args []string) error {
 			return connect("")
 		}
 		return connect(arg(1))
+	case "two-waves":
+		if err := record(arg(0), nil); err != nil {
+			return err
+		}
+		return connectInTwoWaves()
 	case "sleep":
 		if arg(0) != "" {
 			if err := record(arg(0), nil); err != nil {
@@ -220,4 +229,53 @@ func (c crashAt) Act(ra *protocol.RequestAction) (string, []string) {
 		}
 	}
 	return c.Behaviour.Act(ra)
+}
+
+// connectInTwoWaves connects the first account of the MASSIM_* values
+// alone, and the other accounts of the team size its first sim-start
+// reports once it came, then plays random agents until SIGTERM.
+func connectInTwoWaves() error {
+	port, err := strconv.Atoi(os.Getenv("MASSIM_PORT"))
+	if err != nil {
+		return fmt.Errorf("MASSIM_PORT: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	account := func(i int) agent.Config {
+		return agent.Config{Addr: net.JoinHostPort(os.Getenv("MASSIM_HOST"), strconv.Itoa(port)),
+			User:     os.Getenv("MASSIM_PREFIX") + os.Getenv("MASSIM_TEAM") + strconv.Itoa(i),
+			Password: os.Getenv("MASSIM_PASSWORD"), MaxBackoff: 100 * time.Millisecond}
+	}
+	behaviour := random.ForTeam(1)
+	sizes := make(chan int, 1)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		_ = agent.Run(ctx, account(1), teamSizeTeller{Behaviour: behaviour(1, account(1).User), sizes: sizes})
+	})
+	fmt.Println("connected agent 1, waiting for its sim-start")
+	select {
+	case n := <-sizes:
+		fmt.Println("team size", n, "connecting the others")
+		for i := 2; i <= n; i++ {
+			wg.Go(func() { _ = agent.Run(ctx, account(i), behaviour(i, account(i).User)) })
+		}
+	case <-ctx.Done():
+	}
+	wg.Wait()
+	fmt.Println("stopped by SIGTERM")
+	return nil
+}
+
+// teamSizeTeller passes the team size of the first sim-start on.
+type teamSizeTeller struct {
+	agent.Behaviour
+	sizes chan int
+}
+
+func (t teamSizeTeller) SimStart(p protocol.InitialPercept) {
+	select {
+	case t.sizes <- p.TeamSize:
+	default:
+	}
+	t.Behaviour.SimStart(p)
 }

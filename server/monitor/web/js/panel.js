@@ -1,7 +1,7 @@
 // The side panel: step and scores, tasks with their block patterns, norms,
 // this step's violations and completions, and the selected agent.
 
-import { teamStyle, drawShape } from './colors.js';
+import { teamStyle, drawShape } from './colours.js';
 import { drawBlock } from './cells.js';
 import { normRule, normTiming, plural, taskRule } from './words.js';
 import { renderPointOfView } from './pov.js';

@@ -8,7 +8,7 @@ import (
 
 // TestModulesImportNoCycle keeps the page's modules free of import cycles
 // (panel.js and pov.js once imported each other for one helper, which now
-// lives in dom.js): a cycle makes the evaluation order depend on which
+// lives in widgets.js): a cycle makes the evaluation order depend on which
 // module is loaded first.
 func TestModulesImportNoCycle(t *testing.T) {
 	files, err := fs.Glob(FS, "js/*.js")

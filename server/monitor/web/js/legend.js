@@ -4,7 +4,7 @@
 
 import { colours } from './colours.js';
 import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawCopyVeil, drawDispenser, drawLinks, drawSelection, drawVision, inStripe } from './cells.js';
-import { el } from './dom.js';
+import { el } from './widgets.js';
 
 const KEY = 'massim-legend';
 const S = 16; // swatch cell size in CSS pixels

@@ -5,7 +5,7 @@
 import { MapView } from './map.js';
 import { ScoreChart } from './chart.js';
 import { renderPanel, warmPatterns } from './panel.js';
-import { el } from './dom.js';
+import { $, setText } from './widgets.js';
 import { renderStatus } from './status.js';
 import { LiveFeed, liveButton } from './live.js';
 import { Store, getJSON } from './store.js';
@@ -17,8 +17,6 @@ import { StatsWalk, renderStats } from './stats.js';
 import { renderLibrary } from './library.js';
 import { Address, hashStep } from './address.js';
 import { staticSite, fetchReplay, readLocalFile, acceptDrops, renderOpen } from './open.js';
-
-const $ = id => document.getElementById(id);
 
 // ?embed=1: the map and the timeline only (course pages, slides); the side
 // panel is neither shown nor drawn.
@@ -375,12 +373,6 @@ function renderTitle(store) {
   const cut = app.mode === 'replay' && store.problem ? ` · incomplete: ${store.problem}` : '';
   setText(name, store.teams.join(' vs ') + (label ? ` · ${label}` : '') + cut);
   name.title = `simulation ${store.sim}`;
-}
-
-// setText changes an element's text only when it differs: a text set
-// again, even the same, makes the browser lay the page out again.
-function setText(e, text) {
-  if (e.textContent !== text) e.textContent = text;
 }
 
 // ---- rendering --------------------------------------------------------------------

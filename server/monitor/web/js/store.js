@@ -364,7 +364,7 @@ export class Store {
   // tenth at a time (each round takes every segment checkEvery steps
   // further), from the end, so that a seek anywhere soon decodes fewer
   // records, not only one into the segments done first. It uses the
-  // statistics walk's time (main.js): steps decoded twice, the walk's
+  // statistics walk's time (frames.js): steps decoded twice, the walk's
   // table complete later, seeks cheap sooner. It starts once the replay
   // read at once is in (fillAll; a replay file: at once, each segment
   // decompressed as it comes to it) and leaves out segments that are not

@@ -10,13 +10,15 @@
 # GO_IMAGE replaces the build stage's base: any image with the Go toolchain of
 # go.mod on its PATH (a mirror, or one built without a registry: the tests
 # build theirs from Debian's packages, docs/operations.md, "Docker").
-# GOPROXY is handed to "go mod download" (default: Go's own default).
+# GOPROXY is the Go module proxy of the machine that builds, which only it
+# knows: --build-arg GOPROXY="$(go env GOPROXY)". There is no default.
 ARG GO_IMAGE=golang:1.26.8-bookworm
 FROM ${GO_IMAGE} AS build
-ARG GOPROXY=https://proxy.golang.org,direct
+ARG GOPROXY
 WORKDIR /src
 COPY go.mod go.sum ./
-RUN GOPROXY="$GOPROXY" go mod download
+RUN test -n "$GOPROXY" || { echo 'Dockerfile: no Go module proxy: build with --build-arg GOPROXY="$(go env GOPROXY)" (the proxy of your machine; without Go, the URL of your module proxy, or direct)' >&2; exit 1; } \
+ && GOPROXY="$GOPROXY" go mod download
 COPY . .
 # The run image's whole file tree is laid out under /out/root and copied in
 # one COPY: copying a single folder (COPY /out/tmp /tmp) copies only its

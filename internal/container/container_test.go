@@ -52,8 +52,13 @@ func TestDockerfile(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	image := fmt.Sprintf("localhost/massim-go-test:%d", os.Getpid())
+	// The Dockerfile names no module proxy: without the machine's own it
+	// stops at once and says how to give it.
+	out, err := podman(ctx, t, "build", "--network", "host", "--force-rm", "--build-arg", "GO_IMAGE="+buildBase(), "-t", image, repo)
+	require.Error(t, err, "podman build without GOPROXY:\n%s", tail(out, 40))
+	require.Contains(t, out, `no Go module proxy: build with --build-arg GOPROXY="$(go env GOPROXY)"`)
 	start := time.Now()
-	out, err := podman(ctx, t, "build", "--network", "host", "--build-arg", "GO_IMAGE="+buildBase(),
+	out, err = podman(ctx, t, "build", "--network", "host", "--build-arg", "GO_IMAGE="+buildBase(),
 		"--build-arg", "GOPROXY="+goEnv(t, "GOPROXY"), "-t", image, repo)
 	require.NoError(t, err, "podman build:\n%s", tail(out, 40))
 	t.Logf("podman build of the Dockerfile: %s", time.Since(start).Round(time.Second))

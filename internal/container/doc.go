@@ -3,5 +3,7 @@
 // command (the demo) and an unattended tournament with agents connecting
 // from outside, and stops containers with SIGTERM (docs/operations.md,
 // "Docker"). It has no code of its own; scripts/install/podman.sh installs
-// the engine and builds the image that replaces the build stage's base.
+// the engine and builds the image that replaces the build stage's base,
+// from the Debian mirror of the machine's apt sources (read by
+// scripts/install/aptsources.sh, which its tests run on sample files).
 package container

@@ -2,10 +2,12 @@
 # The container test (internal/container) builds and runs the repository's
 # Dockerfile with Debian's podman, rootful. No image registry is reachable
 # here, so this also builds the image that replaces the build stage's base
-# (Dockerfile, GO_IMAGE): a Debian bookworm root file system from
-# debootstrap with this machine's Go toolchain and CA certificates, imported
-# as $MASSIM_BUILD_BASE. Idempotent: each step is skipped when done.
+# (Dockerfile, GO_IMAGE): a root file system of this machine's release from
+# debootstrap, taken from the mirror this machine's apt uses
+# (aptsources.sh), with this machine's Go toolchain and CA certificates,
+# imported as $MASSIM_BUILD_BASE. Idempotent: each step is skipped when done.
 set -euo pipefail
+. "$(dirname "$0")/aptsources.sh"
 
 base="${MASSIM_BUILD_BASE:-localhost/massim-go-build-base:$(go env GOVERSION)}"
 sudo=""
@@ -42,11 +44,19 @@ fi
 if $sudo podman image exists "$base"; then
   exit 0
 fi
-echo "install/podman.sh: building the build-stage base $base (debootstrap bookworm + Go $(go env GOVERSION))" >&2
+suite="$(apt_suite)" || {
+  echo "install/podman.sh: /etc/os-release names no VERSION_CODENAME: which release to debootstrap for the build-stage base is unknown" >&2
+  exit 1
+}
+mirror="$(apt_mirror "$suite")" || {
+  echo "install/podman.sh: none of this machine's apt sources serves $suite (deb lines in /etc/apt/sources.list and /etc/apt/sources.list.d/*.list, Types: deb paragraphs in /etc/apt/sources.list.d/*.sources, with an http, https, ftp or file URI): debootstrap has no mirror for the build-stage base" >&2
+  exit 1
+}
+echo "install/podman.sh: building the build-stage base $base (debootstrap $suite from $mirror + Go $(go env GOVERSION))" >&2
 work=$(mktemp -d)
 trap '$sudo rm -rf "$work"' EXIT
-$sudo debootstrap --variant=minbase --include=ca-certificates bookworm "$work/root" \
-  http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 || {
+$sudo debootstrap --variant=minbase --include=ca-certificates "$suite" "$work/root" \
+  "$mirror" >"$work/debootstrap.log" 2>&1 || {
   tail -20 "$work/debootstrap.log" >&2
   exit 1
 }

@@ -173,7 +173,7 @@ func TestBrowser_SeekBeforeTheSegmentArrivesShowsTheStepAlone(t *testing.T) {
 // TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage serves a
 // replay whose segment 2 comes with the reason the server could not read
 // it whole (X-Replay-Error, as for a damaged group file): loaded in the
-// background (by a worker, store.js), it becomes a gap with that reason,
+// background (by a worker, fetch.js), it becomes a gap with that reason,
 // and the steps around it stay reachable. The server has no …/segments
 // here (as an official replay folder): the page loads segment by segment.
 func TestBrowser_ASegmentLoadedInTheBackgroundCarriesItsDamage(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,6 +97,9 @@ func runHelper(mode string, args []string) error {
 		}
 		return ""
 	}
+	if err := checkPaths(mode, args); err != nil {
+		return err
+	}
 	switch mode {
 	case "team", "team-crash":
 		if err := record(arg(0), nil); err != nil {
@@ -152,6 +156,28 @@ func runHelper(mode string, args []string) error {
 		}
 	default:
 		return fmt.Errorf("unknown mode")
+	}
+	return nil
+}
+
+// checkPaths refuses a FILE or MARKER that is not an absolute path. A team
+// program runs in the test's working folder, the package's source folder,
+// so a relative path would leave a file there for git to find: once the
+// crash marker was the {host} placeholder, and server/127.0.0.1 was
+// committed. Tests give paths in their t.TempDir().
+func checkPaths(mode string, args []string) error {
+	var paths []string
+	switch mode {
+	case "chatty": // BYTES
+	case "team-crash":
+		paths = args[:min(2, len(args))]
+	default: // FILE; team's other arguments are the placeholders' values
+		paths = args[:min(1, len(args))]
+	}
+	for _, p := range paths {
+		if p != "" && !filepath.IsAbs(p) {
+			return fmt.Errorf("%q is not an absolute path: a team program writes only into a test's temporary folder", p)
+		}
 	}
 	return nil
 }

@@ -1,8 +1,7 @@
 // The end-of-simulation banner: final scores, best first, and the winner
 // (or a draw), from the simulation's last snapshot.
 
-import { teamSwatch } from './panel.js';
-import { el } from './dom.js';
+import { el, teamSwatch } from './widgets.js';
 
 // outcome ranks the teams of a final snapshot: [{team, score, index}] best
 // first (ties in team order) and the winners (several on a draw).

@@ -2,7 +2,7 @@
 // the legend shows exactly what the map shows. Every function draws in a
 // context whose unit is the pixel, at cell (x, y) of size s.
 
-import { colours, teamStyle, blockColour, drawShape } from './colors.js';
+import { colours, teamStyle, blockColour, drawShape } from './colours.js';
 
 export function drawDispenser(ctx, x, y, s, typeIndex, type) {
   ctx.fillStyle = blockColour(typeIndex);

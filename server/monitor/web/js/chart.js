@@ -1,7 +1,7 @@
 // The score-over-time chart: one line per team, a marker at the shown step;
 // a click seeks to the step under the pointer.
 
-import { teamStyle } from './colors.js';
+import { teamStyle } from './colours.js';
 
 const pad = 4;
 

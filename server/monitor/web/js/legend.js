@@ -2,9 +2,9 @@
 // look, drawn by the map's own functions (a tooltip says what it means). It is open for a first-time visitor; whether a visitor closed
 // it is remembered in the browser (localStorage).
 
-import { colours } from './colors.js';
+import { colours } from './colours.js';
 import { drawAgent, drawBlock, drawClearArea, drawClearMarker, drawCopyVeil, drawDispenser, drawLinks, drawSelection, drawVision, inStripe } from './cells.js';
-import { el } from './dom.js';
+import { el } from './widgets.js';
 
 const KEY = 'massim-legend';
 const S = 16; // swatch cell size in CSS pixels

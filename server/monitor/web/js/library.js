@@ -2,8 +2,7 @@
 // winner, the date, the number of steps and whether the replay is complete
 // (or incomplete, or damaged, with the reason), its size and format.
 
-import { teamSwatch } from './panel.js';
-import { el } from './dom.js';
+import { el, teamSwatch } from './widgets.js';
 
 export function renderLibrary(box, list) {
   box.replaceChildren(el('h2', '', list.length ? 'Replays' : 'No replay found'));

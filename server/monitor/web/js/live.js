@@ -57,13 +57,3 @@ export class LiveFeed {
     this.onChange(true);
   }
 }
-
-// liveButton shows whether the page follows the newest step: red while it
-// does. Once the tournament is over nothing more comes live, so it goes
-// out and says so (a click still goes to the last step).
-export function liveButton(btn, live, over) {
-  btn.classList.toggle('on', live && !over);
-  const text = over ? 'ENDED' : 'LIVE';
-  if (btn.textContent !== text) btn.textContent = text;
-  btn.title = over ? 'the tournament is over: nothing more comes live (go to the last step)' : 'jump back to the live step';
-}

@@ -3,7 +3,7 @@
 // cell image scaled up; things are drawn as vectors on top. Pan with a drag,
 // zoom with the wheel or a pinch, click an agent to select it.
 
-import { colours, rgba } from './colors.js';
+import { colours, rgba } from './colours.js';
 import { diamond2D, drawAgent, drawBlock, drawClearArea, drawClearMarker, drawCopyVeil, drawDispenser, drawLinks, drawSelection, drawVision, inStripe } from './cells.js';
 
 const minScale = 1;

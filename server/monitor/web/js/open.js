@@ -5,7 +5,7 @@
 // it as a replay the server serves.
 
 import { ReplayFile } from './replayfile.js';
-import { el } from './dom.js';
+import { el } from './widgets.js';
 
 // staticSite tells whether the page is a published copy (massim publish):
 // no server behind it, so no live feed, admin API or replay library to ask.

@@ -1,13 +1,11 @@
 // The side panel: step and scores, tasks with their block patterns, norms,
 // this step's violations and completions, and the selected agent.
 
-import { teamStyle, drawShape } from './colors.js';
+import { drawShape } from './colours.js';
 import { drawBlock } from './cells.js';
 import { normRule, normTiming, plural, taskRule } from './words.js';
 import { renderPointOfView } from './pov.js';
-import { el } from './dom.js';
-
-const $ = id => document.getElementById(id);
+import { $, el, teamSwatch } from './widgets.js';
 
 export function renderPanel(app, snap) {
   const store = app.store;
@@ -45,25 +43,6 @@ function renderScores(store, snap, offline) {
     row.append(el('b', '', String(byTeam.get(team) ?? 0)));
     box.append(row);
   });
-}
-
-// teamSwatch is team i's shape in its colour. A part of the page drawn
-// again at every step names its place (slot) and gets the same canvas back
-// each time: a new canvas costs more than the rest of a score line.
-const swatches = new Map();
-export function teamSwatch(i, slot) {
-  const key = slot === undefined ? null : `${slot} ${i}`;
-  if (key !== null && swatches.has(key)) return swatches.get(key);
-  const c = document.createElement('canvas');
-  c.className = 'swatch';
-  c.width = c.height = 28;
-  const ctx = c.getContext('2d');
-  const st = teamStyle(i);
-  drawShape(ctx, st.shape, 14, 14, 30);
-  ctx.fillStyle = st.colour;
-  ctx.fill();
-  if (key !== null) swatches.set(key, c);
-  return c;
 }
 
 function renderAgent(app, snap) {

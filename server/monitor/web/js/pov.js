@@ -5,7 +5,7 @@
 // step, exactly as sent, which the server rebuilds from the replay's match
 // record (GET replays/{id}/percept/{agent}/{step}, docs/practice.md).
 
-import { el } from './dom.js';
+import { el } from './widgets.js';
 import { plural } from './words.js';
 
 const history = 8; // actions listed

@@ -5,8 +5,7 @@
 // snapshot, so it works on any length of replay or live history.
 
 import { within } from './pov.js';
-import { teamSwatch } from './panel.js';
-import { el } from './dom.js';
+import { el, teamSwatch } from './widgets.js';
 import { plural } from './words.js';
 
 

@@ -3,7 +3,7 @@
 // page. renderStatus works on a snapshot (the main page); startStatusPage
 // follows /live/status (status.html).
 
-import { el } from './dom.js';
+import { el } from './widgets.js';
 
 export function compareAgents(a, b) {
   if (a.team !== b.team) return a.team < b.team ? -1 : 1;

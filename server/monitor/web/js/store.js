@@ -3,9 +3,11 @@
 // running simulation's history (/live/history/) look the same: index.json
 // (static world, segments, gaps, every step's scores) and seg/<g>, the step
 // records of segment g (a keyframe and the changes after it, decoded by
-// codec.js). Snapshots it lacks are loaded a segment at a time.
+// codec.js). Snapshots it lacks are loaded a segment at a time (fetch.js
+// asks for them).
 
 import { Decoder, splitRecords, unpackSegments } from './codec.js';
+import { getJSON, getRecords, takeEarly } from './fetch.js';
 
 const cacheLimit = 1500; // snapshots kept in memory
 const rawLimit = 64 << 20; // bytes of records loaded ahead at most
@@ -206,10 +208,8 @@ export class Store {
       return;
     }
     const sim = this.sim;
-    const p = fetch(`${this.base}step/${step}${this.query()}`, { cache: 'no-store', priority: 'high' })
-      .then(async r => {
-        if (!r.ok) throw new Error(`step ${step}: ${r.status}`);
-        const body = new Uint8Array(await r.arrayBuffer());
+    const p = getRecords(`${this.base}step/${step}${this.query()}`, null, false, 'high')
+      .then(({ body }) => {
         if (sim !== this.sim || this.frames.has(step)) return true;
         const [record] = splitRecords(body);
         const snap = new Decoder(this.static.grid.width, this.static.grid.height).decode(record ?? body).snapshot;
@@ -263,11 +263,7 @@ export class Store {
     const failed = this.failedAt.get(g);
     if (failed && performance.now() - failed < retryAfter) return;
     const sim = this.sim;
-    const url = `${this.base}seg/${g}${this.query()}`;
-    const early = takeEarly(this.base, g);
-    const worker = background && !early ? segmentFetcher() : null;
-    const answer = worker ? worker.get(new URL(url, location.href).href) : bodyOf(early ?? fetch(url, { cache: 'no-store', priority: 'high' }), url);
-    const p = answer
+    const p = getRecords(`${this.base}seg/${g}${this.query()}`, takeEarly(this.base, g), background, 'high')
       .then(({ body, error }) => {
         if (sim !== this.sim) return;
         this.addSegment(g, body, error);
@@ -368,7 +364,7 @@ export class Store {
   // tenth at a time (each round takes every segment checkEvery steps
   // further), from the end, so that a seek anywhere soon decodes fewer
   // records, not only one into the segments done first. It uses the
-  // statistics walk's time (main.js): steps decoded twice, the walk's
+  // statistics walk's time (frames.js): steps decoded twice, the walk's
   // table complete later, seeks cheap sooner. It starts once the replay
   // read at once is in (fillAll; a replay file: at once, each segment
   // decompressed as it comes to it) and leaves out segments that are not
@@ -473,11 +469,7 @@ export class Store {
     // which also get the decoder optimised, while the first seeks came.)
     if (this.local) return;
     const sim = this.sim;
-    const url = `${this.base}segments${this.query()}`;
-    const early = takeEarly(this.base, 'all');
-    const worker = early ? null : segmentFetcher();
-    const answer = worker ? worker.get(new URL(url, location.href).href) : bodyOf(early ?? fetch(url, { cache: 'no-store', priority: 'low' }), url);
-    this.packed = answer
+    this.packed = getRecords(`${this.base}segments${this.query()}`, takeEarly(this.base, 'all'), true, 'low')
       .then(({ body }) => {
         if (sim !== this.sim) return;
         for (const { g, error, body: seg } of unpackSegments(body)) {
@@ -492,99 +484,4 @@ export class Store {
         this.fillNext();
       });
   }
-}
-
-// bodyOf reads a segment's answer: its records and the server's reason
-// when it could not read the segment whole.
-async function bodyOf(response, what) {
-  const r = await response;
-  if (!r.ok) throw new Error(`${what}: ${r.status}`);
-  return { body: new Uint8Array(await r.arrayBuffer()), error: r.headers.get('X-Replay-Error') };
-}
-
-// The segments loaded in the background are fetched by a worker: a body
-// of ~100 KB reaches the page's thread in many pieces, each a task of its
-// own (5–15 ms of its time during a seek right after opening, measured
-// with TestTiming_SeekCPU), while a worker hands it over whole, in one
-// message and without a copy. The worker is the script below.
-const fetcherScript = `onmessage = async e => {
-  const { id, url } = e.data;
-  try {
-    const r = await fetch(url, { cache: 'no-store', priority: 'low' });
-    if (!r.ok) throw new Error(url + ': ' + r.status);
-    const body = await r.arrayBuffer();
-    postMessage({ id, body, error: r.headers.get('X-Replay-Error') }, [body]);
-  } catch (err) {
-    postMessage({ id, failed: String(err.message || err) });
-  }
-};`;
-
-let fetcher; // SegmentFetcher, null when the browser gives the page no worker
-
-function segmentFetcher() {
-  if (fetcher === undefined) {
-    try {
-      fetcher = new SegmentFetcher();
-    } catch (e) {
-      console.warn('segment worker', e);
-      fetcher = null;
-    }
-  }
-  return fetcher;
-}
-
-class SegmentFetcher {
-  constructor() {
-    const src = URL.createObjectURL(new Blob([fetcherScript], { type: 'text/javascript' }));
-    this.worker = new Worker(src);
-    URL.revokeObjectURL(src);
-    this.next = 0;
-    this.waiting = new Map(); // id → {resolve, reject}
-    this.worker.onmessage = e => {
-      const { id, body, error, failed } = e.data;
-      const w = this.waiting.get(id);
-      this.waiting.delete(id);
-      if (failed !== undefined) w?.reject(new Error(failed));
-      else w?.resolve({ body: new Uint8Array(body), error });
-    };
-    // A worker that cannot run: what it was asked for fails (and is asked
-    // for again later, by the page itself).
-    this.worker.onerror = e => {
-      e.preventDefault();
-      fetcher = null;
-      for (const w of this.waiting.values()) w.reject(new Error(`segment worker: ${e.message}`));
-      this.waiting.clear();
-    };
-  }
-
-  // get resolves to the answer to url: {body, error}.
-  get(url) {
-    return new Promise((resolve, reject) => {
-      const id = this.next++;
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, url });
-    });
-  }
-}
-
-// takeEarly returns the response index.html started for this base and
-// segment ('all': every segment) before the modules loaded, once; null
-// when there is none.
-function takeEarly(base, g) {
-  const early = window.massimEarly;
-  if (!early || early.base !== base) return null;
-  const p = g === 'all' ? early.all : early.segment === g ? early.seg : null;
-  if (!p) return null;
-  if (g === 'all') early.all = null;
-  else early.seg = null;
-  return p;
-}
-
-export async function getJSON(url) {
-  const early = window.massimEarly;
-  const ahead = early && early.index && url === early.base + 'index.json' ? early.index : null;
-  if (ahead) early.index = null;
-  const r = await (ahead ?? fetch(url, { cache: 'no-store' }));
-  if (!r.ok) throw new Error(`${url}: ${r.status}`);
-  return r.json();
 }

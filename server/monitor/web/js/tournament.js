@@ -3,8 +3,7 @@
 // tournament is over); renderWaiting shows it as the "waiting for agents"
 // card with a countdown.
 
-import { teamSwatch } from './panel.js';
-import { el } from './dom.js';
+import { el, teamSwatch } from './widgets.js';
 
 export class TournamentFeed {
   constructor(onChange) {

@@ -200,6 +200,10 @@ func TestBrowser_TheLiveButtonGoesOutWhenTheTournamentIsOver(t *testing.T) {
 	require.NoError(t, err)
 	cfg.Match[0].Steps = 20
 	srv := runServer(t, cfg, 20*time.Millisecond, hub)
+	// The match waits at step 0 while the page is looked at live: 20 steps
+	// of 20 ms are over before a slow page has drawn its first frame.
+	require.NoError(t, srv.Control().Pause())
+	require.NoError(t, srv.Control().Step())
 	page.Navigate(ts.URL + "/")
 	for _, tm := range cfg.Teams {
 		joinAgents(t, srv, tm, 1, cfg.MaxTeamSize())
@@ -207,6 +211,7 @@ func TestBrowser_TheLiveButtonGoesOutWhenTheTournamentIsOver(t *testing.T) {
 	page.Wait(`window.massim && massim.live && massim.loaded && massim.step >= 0`)
 	red := `rgb(192, 57, 43)`
 	assert.Equal(t, red, page.Text(`getComputedStyle(document.getElementById("t-live")).backgroundColor`), "live: the button is red")
+	require.NoError(t, srv.Control().Continue())
 	page.Wait(`massim.waiting && document.getElementById("waiting").innerText.includes("The tournament is over")`)
 	page.Wait(`massim.step === 19 && massim.rendered.step === 19`)
 	assert.NotEqual(t, red, page.Text(`getComputedStyle(document.getElementById("t-live")).backgroundColor`), "over: the button is out")

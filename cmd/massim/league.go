@@ -14,7 +14,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/tournament"
 )
 
@@ -83,6 +85,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	}
 	if onSlurm.enabled() {
 		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout)
+	}
+	if err := checkLeagueSandbox(plan); err != nil {
+		return &exitError{code: 2, err: err}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -172,4 +177,15 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 			log.Error().Err(err).Msg("league monitor stopped")
 		}
 	}, nil
+}
+
+// checkLeagueSandbox refuses a league whose team commands cannot be
+// sandboxed here, before any match starts (each would fail alike). On
+// Slurm the nodes are checked by each match.
+func checkLeagueSandbox(plan *league.Plan) error {
+	cfg, err := config.Load(plan.Config)
+	if err != nil {
+		return err
+	}
+	return server.CheckSandbox(cfg, cfg.Teams)
 }

@@ -120,9 +120,9 @@ func (s *supervisor) sandboxed(input *bufio.Reader, run func() error) error {
 
 // supervisor runs one team's command.
 type supervisor struct {
-	spec   spec
-	log    *cappedLog
-	events reporter
+	spec    spec
+	log     *cappedLog
+	events  reporter
 	stop    chan struct{}
 	signals chan os.Signal
 	box     *sandbox.Box // nil without a sandbox

@@ -73,7 +73,7 @@ func (s *supervisor) runOnce(out *os.File) (string, bool, bool) {
 		t.reap()
 		if t.exited {
 			oom = oom || s.box != nil && s.box.OutOfMemory() // the kernel killed the command itself
-			t.end(s.spec.Grace) // what it left behind
+			t.end(s.spec.Grace)                              // what it left behind
 			if oom {
 				s.note("team command went over its memory limit (%d MiB): the kernel killed a process of it, the supervisor the rest",
 					s.spec.Sandbox.Limits.Memory>>20)

@@ -15,7 +15,7 @@ const cfsPeriod = 100000
 // v1 is a team's cgroup in the v1 hierarchies of cpu, cpuacct, memory and
 // pids (one folder in each; one for two controllers mounted together).
 type v1 struct {
-	dirs []*cgdir         // one per hierarchy
+	dirs []*cgdir          // one per hierarchy
 	of   map[string]*cgdir // controller -> its folder
 }
 

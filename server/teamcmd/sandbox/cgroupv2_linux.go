@@ -98,4 +98,4 @@ func (cg *v2) CPU() (time.Duration, error) {
 func (cg *v2) Procs() ([]int, error) { return cg.d.procs() }
 
 func (cg *v2) Remove() error { return cg.d.remove() }
-func (cg *v2) close() { cg.d.close() }
+func (cg *v2) close()        { cg.d.close() }

@@ -38,8 +38,8 @@ func TestMain(m *testing.M) {
 // fakeServer starts a forker team and prints the supervisor's pid.
 func fakeServer(logPath string, sandboxed bool) {
 	o := teamcmd.Options{
-		Team:     config.Team{Name: "A", Command: teamcmdtest.Command("forker")},
-		LogPath:  logPath, LogLimit: 1 << 16, StopGrace: time.Second,
+		Team:    config.Team{Name: "A", Command: teamcmdtest.Command("forker")},
+		LogPath: logPath, LogLimit: 1 << 16, StopGrace: time.Second,
 	}
 	if sandboxed {
 		o.Sandbox = testSandbox()

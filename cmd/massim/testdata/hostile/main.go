@@ -35,7 +35,7 @@ import (
 
 type flags struct {
 	otherPassword, otherTeam, otherPrefix string
-	paths, ports, pids                   string
+	paths, ports, pids                    string
 }
 
 func main() {

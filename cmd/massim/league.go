@@ -79,6 +79,12 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if *resume && !league.HasPlan(*dir) {
 		fmt.Fprintf(stderr, "note: nothing to resume in %s (no %s): a new league starts\n", *dir, league.PlanFile)
 	}
+	if *conf != "" && !onSlurm.enabled() {
+		// Before the plan is written: a refused league leaves nothing behind.
+		if err := checkLeagueSandbox(*conf); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
 	plan, err := league.Open(*dir, *conf, *resume, *matches, *seed, time.Now())
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -86,8 +92,10 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if onSlurm.enabled() {
 		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout)
 	}
-	if err := checkLeagueSandbox(plan); err != nil {
-		return &exitError{code: 2, err: err}
+	if *conf == "" { // resumed: the config the league was planned with
+		if err := checkLeagueSandbox(plan.Config); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -182,8 +190,8 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 // checkLeagueSandbox refuses a league whose team commands cannot be
 // sandboxed here, before any match starts (each would fail alike). On
 // Slurm the nodes are checked by each match.
-func checkLeagueSandbox(plan *league.Plan) error {
-	cfg, err := config.Load(plan.Config)
+func checkLeagueSandbox(conf string) error {
+	cfg, err := config.Load(conf)
 	if err != nil {
 		return err
 	}

@@ -278,3 +278,59 @@ func teamProcesses(ids config.Bounds) []string {
 	}
 	return out
 }
+
+// TestSandbox_NoSilentDowngrade: where the sandbox cannot be built (here a
+// cgroup controller missing, or a server that is not root), match, serve,
+// league and practice -sandbox auto refuse to start team commands and say
+// what is missing; with teamSandbox "none" the same config plays.
+func TestSandbox_NoSilentDowngrade(t *testing.T) {
+	requireSandbox(t)
+	c := newSandboxCourse(t, 3, map[string]any{"command": []string{buildMassim(t), "agents", "-port", "{port}", "-count", "{agents}"}}, "")
+	matchDir := filepath.Join(c.base, "match")
+	bin := buildMassim(t)
+	cases := []struct {
+		name, wrap string // a shell prefix that takes something from the server
+		want       []string
+	}{
+		{"no pids controller", "unshare --mount --propagation private sh -c 'umount /sys/fs/cgroup/pids && exec \"$@\"' sh",
+			[]string{"cgroup v1 lacks the controllers pids", `"teamSandbox": "none"`}},
+		{"not root", "setpriv --reuid 65534 --regid 65534 --clear-groups",
+			[]string{"missing: root", `"teamSandbox": "none"`}},
+	}
+	commands := map[string]string{
+		"match":    fmt.Sprintf("%s match -conf %s -teams A,B -out %s -port 0", bin, c.conf, matchDir),
+		"serve":    fmt.Sprintf("%s serve -conf %s -dir %s -port 0", bin, c.conf, matchDir),
+		"league":   fmt.Sprintf("%s league -conf %s -dir %s", bin, c.conf, c.league),
+		"practice": fmt.Sprintf("%s practice -conf %s -sandbox auto -port 0 -monitor off -dir %s -team-cmd true -vs-cmd true", bin, c.conf, matchDir),
+	}
+	for _, tc := range cases {
+		for _, name := range []string{"match", "serve", "league", "practice"} {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				cmd := exec.Command("sh", "-c", tc.wrap+" "+commands[name])
+				cmd.Dir = c.base
+				out, err := cmd.CombinedOutput()
+				require.Error(t, err, "%s", out)
+				for _, want := range tc.want {
+					assert.Contains(t, string(out), want)
+				}
+				_, statErr := os.Stat(filepath.Join(matchDir, "teams"))
+				assert.True(t, os.IsNotExist(statErr), "no team command was started")
+			})
+		}
+	}
+	t.Run("teamSandbox none plays unconfined", func(t *testing.T) {
+		text, err := os.ReadFile(c.conf)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(c.conf, []byte(strings.Replace(string(text), `"launch": "0s"`, `"launch": "0s", "teamSandbox": "none"`, 1)), 0o644))
+		cmd := exec.Command("sh", "-c", cases[0].wrap+" "+commands["match"])
+		cmd.Dir = c.base
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		st, err := server.ReadStats(matchDir)
+		require.NoError(t, err)
+		for _, cmd := range st.Simulations[0].Commands {
+			assert.Equal(t, "none", cmd.Isolation, cmd.Team)
+		}
+	})
+	requireNoTeamLeft(t)
+}

@@ -334,3 +334,62 @@ func TestSandbox_NoSilentDowngrade(t *testing.T) {
 	})
 	requireNoTeamLeft(t)
 }
+
+// TestSandbox_ATeamImagePlaysInAPodmanContainer: team A ships its own
+// runtime as a local image (a static massim binary, imported into podman
+// here: no registry), with the same limits and network rule.
+func TestSandbox_ATeamImagePlaysInAPodmanContainer(t *testing.T) {
+	requireSandbox(t)
+	if _, err := exec.LookPath("podman"); err != nil {
+		t.Skip("podman is not installed (scripts/install/podman.sh)")
+	}
+	image := buildTeamImage(t)
+	const steps = 10
+	c := newSandboxCourse(t, steps, map[string]any{"image": image, "command": []string{"agents", "-host", "{host}", "-port", "{port}",
+		"-team", "{team}", "-count", "{agents}", "-prefix", "{prefix}", "-password", "{password}"}}, "")
+	out := filepath.Join(c.base, "match")
+	cmd := exec.Command(buildMassim(t), "match", "-conf", c.conf, "-teams", "A,B", "-out", out, "-port", "0")
+	cmd.Dir = c.base
+	output, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", output)
+	st, err := server.ReadStats(out)
+	require.NoError(t, err)
+	sim := st.Simulations[0]
+	for _, ag := range sim.Agents {
+		assert.Equal(t, int64(steps), ag.Actions, "%s answered every step", ag.Agent)
+	}
+	for _, c := range sim.Commands {
+		assert.True(t, c.Connected, c.Team)
+		if c.Team == "A" {
+			assert.Contains(t, c.Isolation, "podman image "+image+", uid ")
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(out, "teams", "match-A.log"))
+	require.NoError(t, err)
+	assert.Regexp(t, regexp.MustCompile(`authenticated .*agent=agentA5`), string(log), "the container's agents reached the agent port")
+	ps, err := exec.Command("podman", "ps", "--all", "--quiet", "--filter", "name=massim-team").CombinedOutput()
+	require.NoError(t, err, "%s", ps)
+	assert.Empty(t, strings.TrimSpace(string(ps)), "no container left")
+	requireNoTeamLeft(t)
+}
+
+// buildTeamImage imports a local image holding a static massim binary as
+// its entrypoint (removed at the end of the test).
+func buildTeamImage(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	require.NoError(t, os.MkdirAll(root, 0o755))
+	build := exec.Command("go", "build", "-o", filepath.Join(root, "massim"), "github.com/massim-go/massim/cmd/massim")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	tarball := filepath.Join(dir, "root.tar")
+	out, err = exec.Command("tar", "-C", root, "-cf", tarball, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	image := fmt.Sprintf("localhost/massim-test-team:%d", os.Getpid())
+	out, err = exec.Command("podman", "import", "--change", `ENTRYPOINT ["/massim"]`, tarball, image).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	t.Cleanup(func() { _ = exec.Command("podman", "rmi", "--force", image).Run() })
+	return image
+}

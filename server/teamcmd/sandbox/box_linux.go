@@ -63,7 +63,7 @@ func Open(spec Spec) (*Box, error) {
 func (b *Box) Start(path string, argv, env []string, dir string, files []*os.File, sys *syscall.SysProcAttr) (*os.Process, error) {
 	if b.spec.Mode == ModePodman {
 		b.removeContainer()
-		args := podmanArgs(b.spec, argv[1:], env)
+		args := podmanArgs(b.spec, argv, env)
 		return os.StartProcess(b.spec.Engine, append([]string{b.spec.Engine}, args...),
 			&os.ProcAttr{Dir: "/", Env: podmanEnv(env), Files: files, Sys: sys})
 	}
@@ -112,10 +112,15 @@ func (b *Box) AfterRun() {
 	}
 }
 
-// Close removes the team's cgroup (killing what is left in it).
+// Close removes the team's cgroup (killing what is left in it), for
+// ModePodman also the container's cgroups in the other hierarchies.
 func (b *Box) Close() error {
 	b.AfterRun()
-	return b.cg.Remove()
+	err := b.cg.Remove()
+	if b.spec.Mode == ModePodman {
+		err = errors.Join(err, removeEverywhere(b.spec.Cgroup))
+	}
+	return err
 }
 
 // removeContainer removes the team's container, running or not.
@@ -154,6 +159,7 @@ func Remove(spec Spec) error {
 	}
 	if spec.Mode == ModePodman {
 		(&Box{spec: spec}).removeContainer()
+		return errors.Join(cg.Remove(), removeEverywhere(spec.Cgroup))
 	}
 	return cg.Remove()
 }

@@ -44,8 +44,9 @@ type Cgroup interface {
 // hierarchies are the cgroup file systems of the machine: the v2 mount
 // and the v1 mount of each controller.
 type hierarchies struct {
-	v2 string            // "" without a cgroup2 mount
-	v1 map[string]string // controller -> mount point
+	v2  string            // "" without a cgroup2 mount
+	v1  map[string]string // controller -> mount point
+	all []string          // every cgroup mount (v1 of any controller, v2)
 }
 
 // v1Controllers are the v1 controllers a team's cgroup uses: cpu (share
@@ -70,6 +71,9 @@ func findHierarchies() (hierarchies, error) {
 		fields, after := strings.Fields(pre), strings.Fields(post)
 		if !ok || len(fields) < 5 || len(after) < 3 || fields[3] != "/" {
 			continue
+		}
+		if after[0] == "cgroup" || after[0] == "cgroup2" {
+			h.all = append(h.all, fields[4])
 		}
 		switch after[0] {
 		case "cgroup2":
@@ -374,4 +378,28 @@ func clearStale(parent *os.File, name string) error {
 		return fmt.Errorf("sandbox: remove the stale cgroup %s: %w", filepath.Join(parent.Name(), name), err)
 	}
 	return nil
+}
+
+// removeEverywhere removes Parent/name with what is below it from every
+// cgroup hierarchy, and Parent where it is left empty: a container engine
+// given Parent/name as its cgroup parent makes it in every hierarchy it
+// uses, not only in those of the team's limits.
+func removeEverywhere(name string) error {
+	h, err := findHierarchies()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, root := range h.all {
+		parent, err := os.Open(filepath.Join(root, Parent))
+		if err != nil {
+			continue
+		}
+		if err := removeBelow(int(parent.Fd()), name, 0); err != nil {
+			errs = append(errs, fmt.Errorf("sandbox: remove cgroup %s: %w", filepath.Join(root, Parent, name), err))
+		}
+		_ = parent.Close()
+		_ = syscall.Rmdir(filepath.Join(root, Parent)) // fails while another team has a cgroup there
+	}
+	return errors.Join(errs...)
 }

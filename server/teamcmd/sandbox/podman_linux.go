@@ -43,6 +43,8 @@ func podmanArgs(spec Spec, args, env []string) []string {
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
 		"--ulimit", "nofile=" + strconv.Itoa(spec.Limits.OpenFiles) + ":" + strconv.Itoa(spec.Limits.OpenFiles),
 		"--ulimit", "core=0:0", "--pids-limit", strconv.Itoa(spec.Limits.Processes),
+		// Processes per user: the team's user runs nothing else (its lease).
+		"--ulimit", "nproc=" + strconv.Itoa(spec.Limits.Processes) + ":" + strconv.Itoa(spec.Limits.Processes),
 		"--hostname", "massim-team", "--pull", "never", "--log-driver", "none", "--rm"}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

@@ -253,7 +253,7 @@ func (d *cgdir) write(file, value string) error {
 }
 
 func writeAt(dir *os.File, file, value string) error {
-	fd, err := unix.Openat(int(dir.Fd()), file, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat(int(dir.Fd()), file, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0) // O_TRUNC as a shell's >
 	if err != nil {
 		return err
 	}

@@ -147,3 +147,19 @@ func (s *Server) playingTeams() []config.Team {
 	}
 	return out
 }
+
+// TeamIsolation says how the config isolates team t's command, for pages:
+// "connects by itself" without a command, "none (teamSandbox \"none\")",
+// or the sandbox with its limits.
+func TeamIsolation(cfg *config.Config, t config.Team) string {
+	c := cfg.Server
+	switch {
+	case len(t.Command) == 0:
+		return "connects by itself"
+	case c.TeamSandbox == config.SandboxNone:
+		return `none (teamSandbox "none")`
+	case t.Image != "":
+		return "podman image " + t.Image + ", a user id of teamUIDs, " + SandboxLimits(c).String()
+	}
+	return "namespaces, a user id of teamUIDs, " + SandboxLimits(c).String()
+}

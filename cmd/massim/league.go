@@ -174,6 +174,13 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 		return nil, nil, nil, err
 	}
 	board := league.NewBoard(plan)
+	if cfg, err := config.Load(plan.Config); err == nil {
+		var teams []league.BoardTeam
+		for _, t := range cfg.Teams {
+			teams = append(teams, league.BoardTeam{Name: t.Name, Isolation: server.TeamIsolation(cfg, t)})
+		}
+		board.SetTeams(teams)
+	}
 	h.Mux.Handle("/", board)
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := h.Serve(serveCtx)

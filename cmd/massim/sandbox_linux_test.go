@@ -18,7 +18,7 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/procfs"
-	"github.com/massim-go/massim/server"
+	"github.com/massim-go/massim/tournament"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 )
 
@@ -161,7 +161,7 @@ func TestSandbox_AHostileTeamIsContainedAndTheBuilderPlaysItsMatchToTheEnd(t *te
 	assert.Contains(t, text, "hostile: done")
 	assert.Contains(t, text, "went over its memory limit (1024 MiB)")
 
-	st, err := server.ReadStats(matchDir)
+	st, err := tournament.ReadStats(matchDir)
 	require.NoError(t, err)
 	require.Len(t, st.Simulations, 1)
 	sim := st.Simulations[0]
@@ -321,12 +321,12 @@ func TestSandbox_NoSilentDowngrade(t *testing.T) {
 	t.Run("teamSandbox none plays unconfined", func(t *testing.T) {
 		text, err := os.ReadFile(c.conf)
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(c.conf, []byte(strings.Replace(string(text), `"launch": "0s"`, `"launch": "0s", "teamSandbox": "none"`, 1)), 0o644))
+		require.NoError(t, os.WriteFile(c.conf, []byte(strings.Replace(string(text), `"teamSandbox": "auto"`, `"teamSandbox": "none"`, 1)), 0o644))
 		cmd := exec.Command("sh", "-c", cases[0].wrap+" "+commands["match"])
 		cmd.Dir = c.base
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
-		st, err := server.ReadStats(matchDir)
+		st, err := tournament.ReadStats(matchDir)
 		require.NoError(t, err)
 		for _, cmd := range st.Simulations[0].Commands {
 			assert.Equal(t, "none", cmd.Isolation, cmd.Team)
@@ -352,7 +352,7 @@ func TestSandbox_ATeamImagePlaysInAPodmanContainer(t *testing.T) {
 	cmd.Dir = c.base
 	output, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", output)
-	st, err := server.ReadStats(out)
+	st, err := tournament.ReadStats(out)
 	require.NoError(t, err)
 	sim := st.Simulations[0]
 	for _, ag := range sim.Agents {

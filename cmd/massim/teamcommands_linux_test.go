@@ -48,7 +48,7 @@ func newTeamCommandMatch(t *testing.T, steps int) teamCommandMatch {
 	edited := strings.NewReplacer(
 		`"A": {"prefix": "agent", "password": "pwA"}`, `"A": `+string(a),
 		`"B": {"prefix": "agent", "password": "pwB"}`, `"B": `+string(b),
-		`"launch": "key"`, `"launch": "0s", "teamConnectTimeout": 60000, "teamStopGrace": 3000`+sandboxKey(t),
+		`"launch": "key"`, `"launch": "0s", "teamConnectTimeout": 60000, "teamStopGrace": 3000`,
 	).Replace(string(text))
 	require.NoError(t, os.WriteFile(m.conf, []byte(edited), 0o644))
 	return m
@@ -87,17 +87,6 @@ func agentPort(t *testing.T, stdout *bufio.Reader) string {
 	port, ok := strings.CutPrefix(strings.TrimSpace(line), "agent port: ")
 	require.True(t, ok, "first line %q", line)
 	return port
-}
-
-// sandboxKey is the teamSandbox key of the tests' configs: the default
-// (the sandbox) where the machine can build one, else "none" (the reason
-// is logged).
-func sandboxKey(t *testing.T) string {
-	if problem := teamcmdtest.SandboxProblem(); problem != "" {
-		t.Logf("team commands run unconfined: %s", problem)
-		return `, "teamSandbox": "none"`
-	}
-	return ""
 }
 
 // awaitPythonTeam waits for the Python team's record in its log.

@@ -21,6 +21,7 @@ import (
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 	"github.com/massim-go/massim/tournament"
 )
 
@@ -47,10 +48,11 @@ func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps 
 	for _, name := range teams {
 		ts = append(ts, fmt.Sprintf(`%q: {"prefix": "agent", "password": "pw%s"}`, name, name))
 	}
+	// Team commands run in the sandbox where the machine can build one.
 	text := fmt.Sprintf(`{"server": {"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "key", "port": %d,
-		"agentTimeout": 10000, "resultPath": %q, "replayPath": %q, "logLevel": "normal"},
+		"agentTimeout": 10000, "resultPath": %q, "replayPath": %q, "logLevel": "normal", "teamSandbox": %q},
 		"match": [%s], "teams": {%s}}`, port, filepath.Join(dir, "results"), filepath.Join(dir, "replays"),
-		strings.Join(sims, ","), strings.Join(ts, ","))
+		teamcmdtest.SandboxMode(), strings.Join(sims, ","), strings.Join(ts, ","))
 	path := filepath.Join(dir, "conf.json")
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	return path

@@ -89,3 +89,13 @@ func SandboxProblem() string {
 	}
 	return ""
 }
+
+// SandboxMode is the teamSandbox of the tests' configs: "auto" where the
+// machine can build the sandbox, else "none" (so that the tests of team
+// commands run everywhere, sandboxed where they can be).
+func SandboxMode() string {
+	if SandboxProblem() != "" {
+		return config.SandboxNone
+	}
+	return config.SandboxAuto
+}

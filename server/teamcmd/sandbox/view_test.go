@@ -22,7 +22,7 @@ func TestViewOps_TheDeeperPathWins(t *testing.T) {
 	assert.Equal(t, []string{
 		"hide /run", "hide /home", "hide /root", // the machine's services and users
 		"hide /srv/course",
-		"show /home/team",                                         // the scratch home, in the hidden /home
+		"show /home/team",                                          // the scratch home, in the hidden /home
 		"hide /srv/course/league.json", "hide /srv/course/teams/b", // secrets in a shown folder stay hidden
 		"show /srv/course/teams/a", // the team's dir, in the hidden course folder
 	}, got, "never / or the system; never a relative path")

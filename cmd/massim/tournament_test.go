@@ -27,7 +27,7 @@ import (
 
 // tournamentConfig writes a small round-robin config (fixed seeds, 20×20,
 // no terrain, replays in dir/replays) for the named teams to dir and returns its path.
-func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps int, sizes []int) string {
+func tournamentConfig(t testing.TB, dir string, port int, teams []string, steps int, sizes []int) string {
 	t.Helper()
 	var sims []string
 	for i, n := range sizes {

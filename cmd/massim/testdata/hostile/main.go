@@ -50,8 +50,14 @@ func main() {
 	flag.StringVar(&f.paths, "paths", "", "files and folders to read, comma-separated")
 	flag.StringVar(&f.ports, "ports", "", "host:port to connect to, comma-separated")
 	flag.StringVar(&f.pids, "pids", "", "processes to signal, comma-separated")
+	spinOnly := flag.Bool("spin-only", false, "only spin (8 threads here and in 3 processes) and play: the CPU hog of the fairness benchmarks")
 	flag.Parse()
 	signal.Ignore(syscall.SIGHUP)
+	if *spinOnly {
+		attackCPU()
+		playAgents()
+		select {}
+	}
 	if once("memory") {
 		attackMemory() // ends the whole command: it is started again
 	}

@@ -103,7 +103,7 @@ type Server struct {
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
 	// teamPorts are the agent ports inside the teams' sandboxes
-	// (teamsandbox.go), closed with the server's own.
+	// (teamcommands_sandbox.go), closed with the server's own.
 	teamPorts map[net.Listener]struct{}
 	closed    bool
 	quit      chan struct{} // closed by shutdown: waits of connections end

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
-	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // The sandbox benchmarks (docs/untrusted-teams.md, "Fair time" and "What
@@ -134,7 +134,7 @@ func BenchmarkSandbox_AgentPort(b *testing.B) {
 			cpu := runBenchMatch(b, bin, dir, conf, "P,Q")
 			reportProbe(b, filepath.Join(dir, "match", "teams", "match-P.log"))
 			b.ReportMetric(float64(cpu.Microseconds())/1000/steps, "server-cpu-ms/step")
-			st, err := server.ReadStats(filepath.Join(dir, "match"))
+			st, err := tournament.ReadStats(filepath.Join(dir, "match"))
 			require.NoError(b, err)
 			var connect int64
 			for _, c := range st.Simulations[0].Commands {

@@ -18,8 +18,8 @@ import (
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/internal/procfs"
-	"github.com/massim-go/massim/tournament"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
+	"github.com/massim-go/massim/tournament"
 )
 
 // sandboxCourse is a course folder outside /tmp (which a sandboxed team

@@ -36,6 +36,11 @@ const (
 	adminToken = "admin-token-19c3"
 )
 
+// courseUIDs are the user ids of these tests' teams: not the default
+// range, which the teams of other tests running meanwhile use, so that
+// "nothing of the teams is left" looks at these tests' teams only.
+var courseUIDs = config.Bounds{Min: 1990000000, Max: 1990000999}
+
 func newSandboxCourse(t *testing.T, steps int, teamA map[string]any, serverKeys string) sandboxCourse {
 	t.Helper()
 	base, err := os.MkdirTemp("/var/tmp", "massim-sandboxtest-")
@@ -61,7 +66,8 @@ func newSandboxCourse(t *testing.T, steps int, teamA map[string]any, serverKeys 
 	edited := strings.NewReplacer(
 		`"A": {"prefix": "agent", "password": "pwA"}`, `"A": `+string(a),
 		`"B": {"prefix": "agent", "password": "pwB"}`, `"B": `+string(b),
-		`"launch": "key"`, `"launch": "0s", "teamConnectTimeout": 300000, "teamStopGrace": 3000, "adminToken": "`+adminToken+`"`+serverKeys,
+		`"launch": "key"`, `"launch": "0s", "teamConnectTimeout": 300000, "teamStopGrace": 3000, "adminToken": "`+adminToken+`", `+
+			fmt.Sprintf(`"teamUIDs": [%d, %d]`, courseUIDs.Min, courseUIDs.Max)+serverKeys,
 	).Replace(string(text))
 	require.NoError(t, os.WriteFile(c.conf, []byte(edited), 0o644))
 	return c
@@ -243,15 +249,17 @@ func grepLines(text string, prefixes ...string) string {
 	return strings.Join(out, "\n")
 }
 
-// requireNoTeamLeft waits until no process runs as a user id of the teams'
-// range, and checks that no cgroup and no mount named massim is left.
+// requireNoTeamLeft waits until no process runs as a user id of the
+// course's teams, and checks that none of their cgroups and no mount
+// named massim is left.
 func requireNoTeamLeft(t *testing.T) {
 	t.Helper()
-	ids := config.DefaultTeamUIDs
+	ids := courseUIDs
 	require.Eventually(t, func() bool { return len(teamProcesses(ids)) == 0 }, 30*time.Second, 50*time.Millisecond,
 		"processes of the teams' users: %v", teamProcesses(ids))
-	cgroups, _ := filepath.Glob("/sys/fs/cgroup/*/massim")
-	v2, _ := filepath.Glob("/sys/fs/cgroup/massim")
+	prefix := "team" + strconv.Itoa(ids.Min)[:4] // team1990…
+	cgroups, _ := filepath.Glob("/sys/fs/cgroup/*/massim/" + prefix + "*")
+	v2, _ := filepath.Glob("/sys/fs/cgroup/massim/" + prefix + "*")
 	assert.Empty(t, append(cgroups, v2...), "cgroups left")
 	mounts, err := os.ReadFile("/proc/self/mountinfo")
 	require.NoError(t, err)

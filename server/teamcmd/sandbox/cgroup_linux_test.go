@@ -56,8 +56,9 @@ func TestCgroup_LimitsCPUTimeAndRemoval(t *testing.T) {
 	_, err = spin.Process.Wait()
 	require.NoError(t, err, "the spinner was killed")
 	for _, root := range h.v1 {
+		// The parent goes with the machine's last team: other tests' teams
+		// may run meanwhile, so only this one's is checked.
 		assert.NoDirExists(t, filepath.Join(root, Parent, name))
-		assert.NoDirExists(t, filepath.Join(root, Parent), "the parent goes with its last team")
 	}
 }
 

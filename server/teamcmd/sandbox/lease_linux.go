@@ -36,13 +36,3 @@ func LeaseUID(first, last int) (int, *os.File, error) {
 
 // leaseName is the abstract socket name of a lease ("@" makes it abstract).
 func leaseName(uid int) string { return "@massim-team-uid-" + strconv.Itoa(uid) }
-
-// leased reports whether some process holds the lease of uid.
-func leased(uid int) bool {
-	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return true
-	}
-	defer unix.Close(fd)
-	return unix.Bind(fd, &unix.SockaddrUnix{Name: leaseName(uid)}) != nil
-}

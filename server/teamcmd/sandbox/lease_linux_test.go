@@ -3,6 +3,8 @@ package sandbox
 import (
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,4 +27,14 @@ func TestLeaseUID_EachIDOnceUntilReleased(t *testing.T) {
 	require.NoError(t, leaseAgain.Close())
 	require.NoError(t, leaseB.Close())
 	assert.False(t, leased(first+1))
+}
+
+// leased reports whether some process holds the lease of uid.
+func leased(uid int) bool {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return true
+	}
+	defer unix.Close(fd)
+	return unix.Bind(fd, &unix.SockaddrUnix{Name: leaseName(uid)}) != nil
 }

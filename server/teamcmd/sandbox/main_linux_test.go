@@ -5,12 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
 // helperEnv makes the test binary a helper process: "sleep", "spin" or
-// "alloc MiB" (allocate and touch, then sleep).
+// "alloc MiB" (once in a team's cgroup, allocate and touch, then sleep).
 const helperEnv = "SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
@@ -23,6 +24,13 @@ func TestMain(m *testing.M) {
 		for x := 0; ; x++ {
 		}
 	default:
+		// Only once the test has moved it into the team's cgroup.
+		for {
+			if data, _ := os.ReadFile("/proc/self/cgroup"); strings.Contains(string(data), "/"+Parent+"/") {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
 		mib, _ := strconv.Atoi(os.Getenv(helperEnv)[len("alloc "):])
 		var keep [][]byte
 		for i := 0; i < mib; i++ {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"sync"
@@ -40,8 +41,18 @@ func main() {
 			p.agent(os.Getenv("MASSIM_PREFIX") + os.Getenv("MASSIM_TEAM") + strconv.Itoa(i))
 		}()
 	}
+	// The line is printed once, when every agent has seen its simulation
+	// end, or at SIGTERM (the match over, an agent that missed it).
+	var once sync.Once
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	go func() {
+		<-term
+		once.Do(p.report)
+		os.Exit(0)
+	}()
 	wg.Wait()
-	p.report()
+	once.Do(p.report)
 	select {} // until stopped
 }
 

@@ -15,13 +15,14 @@ import (
 // stay out of the checksum.
 var operationalKeys = []string{"launch", "port", "backlog", "logLevel", "logPath", "adminToken", "frontDeskTimeout", "replayFormat",
 	"silenceTimeout", "agentTLSCert", "agentTLSKey", "monitorTLSCert", "monitorTLSKey",
-	"waitForOffline", "teamConnectTimeout", "teamQuietTime", "teamStopGrace", "teamRestarts", "teamLogLimit"}
+	"waitForOffline", "teamConnectTimeout", "teamQuietTime", "teamStopGrace", "teamRestarts", "teamLogLimit",
+	"teamSandbox", "teamCPUs", "teamMemoryMiB", "teamProcesses", "teamScratchMiB", "teamOpenFiles", "teamUIDs"}
 
 // teamRunKeys are the keys of a team entry that say how the server starts
 // the team's agents (docs/config.md, "Team commands"), not who plays: like
 // agents connecting by hand, which the checksum cannot see either, a team
 // may fix its command or move its folder between the runs of a tournament.
-var teamRunKeys = []string{"command", "dir", "env"}
+var teamRunKeys = []string{"command", "dir", "env", "image"}
 
 // Checksum identifies what a tournament plays: "sha256:" and the hex SHA-256
 // of the expanded config (every include inserted, keys in file order, the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -59,6 +60,20 @@ func (e *expander) path() string {
 
 func newExpander(src source) *expander {
 	return &expander{src: src, done: map[string]*node{}}
+}
+
+// files lists the root file (its identity, "" for inline text: left out)
+// and every file included, sorted.
+func (e *expander) files(rootID string) []string {
+	var out []string
+	if rootID != "" {
+		out = append(out, rootID)
+	}
+	for id := range e.done {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // expandRoot expands the includes of a root tree whose includes resolve

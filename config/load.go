@@ -56,7 +56,8 @@ func parse(src source, name, id, dir string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err = newExpander(src).expandRoot(tree, name, id, dir)
+	e := newExpander(src)
+	tree, err = e.expandRoot(tree, name, id, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +66,9 @@ func parse(src source, name, id, dir string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg.Path = name
+	if _, onOS := src.(osSource); onOS {
+		cfg.Files = e.files(id)
+	}
 	cfg.digest, cfg.parts = treeDigest(tree), treeParts(tree)
 	return cfg, nil
 }

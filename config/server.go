@@ -42,6 +42,13 @@ func serverDefaults() layer {
 		"teamStopGrace":          5 * time.Second,
 		"teamRestarts":           3,
 		"teamLogLimit":           1 << 20,
+		"teamSandbox":            SandboxAuto,
+		"teamCPUs":               1.0,
+		"teamMemoryMiB":          2048,
+		"teamProcesses":          1024,
+		"teamScratchMiB":         512,
+		"teamOpenFiles":          4096,
+		"teamUIDs":               DefaultTeamUIDs,
 		"silenceTimeout":         DefaultSilenceTimeout,
 	}
 }
@@ -164,6 +171,7 @@ func readServer(r *report, root *object) (Server, bool) {
 		millis("teamStopGrace", atLeast(0))
 		num("teamRestarts", atLeast(0))
 		num("teamLogLimit", atLeast(1024))
+		readTeamSandbox(r, o, given)
 		o.finish()
 		checkServerStrings(r, o, given)
 	}

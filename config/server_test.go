@@ -32,6 +32,13 @@ func TestServerBlockAsGiven(t *testing.T) {
 		TeamRestarts:   3,
 		TeamLogLimit:   1 << 20,
 		WaitForOffline: WaitSeen,
+		TeamSandbox:    SandboxAuto,
+		TeamCPUs:       1,
+		TeamMemoryMiB:  2048,
+		TeamProcesses:  1024,
+		TeamScratchMiB: 512,
+		TeamOpenFiles:  4096,
+		TeamUIDs:       DefaultTeamUIDs,
 	}, withoutDefaulted(cfg.Server))
 	assert.Empty(t, cfg.Server.Defaulted)
 }
@@ -60,6 +67,13 @@ func TestServerDefaults(t *testing.T) {
 		TeamLogLimit:   1 << 20,
 		WaitForOffline: WaitSeen,
 		SilenceTimeout: DefaultSilenceTimeout,
+		TeamSandbox:    SandboxAuto,
+		TeamCPUs:       1,
+		TeamMemoryMiB:  2048,
+		TeamProcesses:  1024,
+		TeamScratchMiB: 512,
+		TeamOpenFiles:  4096,
+		TeamUIDs:       DefaultTeamUIDs,
 	}
 	all := []string{"tournamentMode", "teamsPerMatch", "launch", "port", "backlog", "agentTimeout",
 		"resultPath", "logLevel", "logPath", "replayPath", "maxPacketLength", "waitBetweenSimulations"}

@@ -68,7 +68,7 @@ func placeholderCheck() map[string]string {
 	return m
 }
 
-// readTeamCommand reads the massim-go keys "command", "dir" and "env" of a
+// readTeamCommand reads the massim-go keys "command", "dir", "env" and "image" of a
 // team entry (docs/config.md, "Team commands"). "dir" is relative to the
 // file that holds it.
 func readTeamCommand(r *report, entry *object, team *Team, res resolver) {
@@ -107,8 +107,16 @@ func readTeamCommand(r *report, entry *object, team *Team, res resolver) {
 	if n := entry.opt("env"); n != nil {
 		team.Env = readTeamEnv(r, n, entry.keyPath("env"), check)
 	}
-	if team.Command == nil && (team.Dir != "" || team.Env != nil) {
-		r.fail(entry.file(), entry.keyPath("command"), "is required with \"dir\" or \"env\"")
+	if n := entry.opt("image"); n != nil {
+		if image, ok := r.stringValue(n, entry.keyPath("image")); ok {
+			if image == "" || strings.HasPrefix(image, "-") {
+				r.fail(n.file, entry.keyPath("image"), "must name a local image (podman images)")
+			}
+			team.Image = image
+		}
+	}
+	if team.Command == nil && (team.Dir != "" || team.Env != nil || team.Image != "") {
+		r.fail(entry.file(), entry.keyPath("command"), "is required with \"dir\", \"env\" or \"image\"")
 	}
 }
 

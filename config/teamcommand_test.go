@@ -54,7 +54,10 @@ func TestTeamCommand_Errors(t *testing.T) {
 		{"not a string argument", `"command": ["run", 3]`, `conf.json: teams.A.command[1]: must be a string, not a number`},
 		{"env not strings", `"command": ["run"], "env": {"N": 3}`, `conf.json: teams.A.env.N: must be a string, not a number`},
 		{"env not an object", `"command": ["run"], "env": ["N=3"]`, `conf.json: teams.A.env: must be an object of strings`},
-		{"dir without command", `"dir": "a"`, `conf.json: teams.A.command: is required with "dir" or "env"`},
+		{"dir without command", `"dir": "a"`, `conf.json: teams.A.command: is required with "dir", "env" or "image"`},
+		{"image without command", `"image": "localhost/team-a"`, `conf.json: teams.A.command: is required with "dir", "env" or "image"`},
+		{"empty image", `"command": ["run"], "image": ""`, `conf.json: teams.A.image: must name a local image`},
+		{"image that is a flag", `"command": ["run"], "image": "--privileged"`, `conf.json: teams.A.image: must name a local image`},
 		{"empty dir", `"command": ["run"], "dir": ""`, `conf.json: teams.A.dir: must not be empty`},
 	}
 	for _, tt := range tests {

@@ -6,7 +6,11 @@ import "time"
 type Config struct {
 	// Path is the root config file ("" for configs given inline); relative
 	// grid.file and setup paths fall back to its directory.
-	Path       string
+	Path string
+	// Files are the absolute paths of the files read from disk: the root
+	// config and every include (for the sandbox of team commands, which
+	// must not see them; docs/untrusted-teams.md).
+	Files      []string
 	Server     Server
 	ManualMode [][]string // only meaningful when Server.TournamentMode == ModeManual
 	Match      []Match    // one entry per simulation of a match, in order
@@ -90,6 +94,21 @@ type Server struct {
 	TeamStopGrace      time.Duration
 	TeamRestarts       int
 	TeamLogLimit       int
+	// The sandbox of team commands (massim-go extensions, docs/config.md,
+	// "Team sandbox"; docs/untrusted-teams.md): SandboxAuto (the default)
+	// or SandboxNone ("teamSandbox"), and each team command's limits: CPUs
+	// ("teamCPUs", a share and a hard limit), memory ("teamMemoryMiB"),
+	// processes and threads ("teamProcesses"), scratch disk for its home
+	// and temporary folder ("teamScratchMiB"), open files
+	// ("teamOpenFiles"), and the user and group ids the teams run as
+	// ("teamUIDs", [first, last]).
+	TeamSandbox    string
+	TeamCPUs       float64
+	TeamMemoryMiB  int
+	TeamProcesses  int
+	TeamScratchMiB int
+	TeamOpenFiles  int
+	TeamUIDs       Bounds
 	// Defaulted lists the keys that were absent and got their default, for logging.
 	Defaulted []string
 }
@@ -119,6 +138,9 @@ type Team struct {
 	// Env are variables added to the command's environment (values may
 	// hold placeholders).
 	Env map[string]string
+	// Image, when set, runs Command as the arguments of a container of
+	// this local image (podman; docs/untrusted-teams.md, "Containers").
+	Image string
 }
 
 // Bounds is an inclusive [min, max] pair.

@@ -23,6 +23,21 @@ type Board struct {
 	running   map[int]*child
 	state     map[int]string // finished, failed, stopped
 	standings []tournament.Standing
+	teams     []BoardTeam
+}
+
+// BoardTeam is a team of the league and how its command is isolated.
+type BoardTeam struct {
+	Name      string `json:"name"`
+	Isolation string `json:"isolation"`
+}
+
+// SetTeams names the league's teams and how each is isolated
+// (server.TeamIsolation).
+func (b *Board) SetTeams(teams []BoardTeam) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.teams = teams
 }
 
 // NewBoard is the board of a plan.
@@ -72,6 +87,7 @@ type BoardMatch struct {
 type BoardView struct {
 	Matches   []BoardMatch          `json:"matches"`
 	Standings []tournament.Standing `json:"standings"`
+	Teams     []BoardTeam           `json:"teams"`
 }
 
 // view is the board now; monitor links name the host the page was asked
@@ -79,7 +95,7 @@ type BoardView struct {
 func (b *Board) view(host string) BoardView {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v := BoardView{Standings: b.standings}
+	v := BoardView{Standings: b.standings, Teams: b.teams}
 	for _, m := range b.plan.Matches {
 		bm := BoardMatch{Index: m.Index, Name: m.Name(), Teams: m.Teams, State: "pending"}
 		if s, ok := b.state[m.Index]; ok {
@@ -123,6 +139,10 @@ var boardPage = template.Must(template.New("board").Parse(`<!doctype html>
 <table><tr><th>rank</th><th>team</th><th>played</th><th>won</th><th>drawn</th><th>lost</th><th>points</th><th>score</th><th>rating</th></tr>
 {{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Team}}</td><td>{{.Played}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td>
 <td>{{.Points}}</td><td>{{.Score}}</td><td>{{printf "%.0f ± %.0f" .Rating .RatingError}}</td></tr>
+{{end}}</table>
+<h2>Teams</h2>
+<table><tr><th>team</th><th>isolation</th></tr>
+{{range .Teams}}<tr><td>{{.Name}}</td><td>{{.Isolation}}</td></tr>
 {{end}}</table></body></html>
 `))
 

@@ -23,8 +23,10 @@ func (s *Server) frontDeskTimeout() time.Duration {
 	return defaultFrontDeskTimeout
 }
 
-// acceptLoop hands every new connection to the front desk.
-func (s *Server) acceptLoop(l net.Listener) {
+// acceptLoop hands every new connection to the front desk. A team's port
+// (the agent port inside the team's sandbox) takes logins of that team's
+// accounts only; team is "" for the server's own port.
+func (s *Server) acceptLoop(l net.Listener, team string) {
 	defer s.wg.Done()
 	for {
 		conn, err := l.Accept()
@@ -44,7 +46,7 @@ func (s *Server) acceptLoop(l net.Listener) {
 		go func() {
 			defer s.wg.Done()
 			defer s.untrack(conn)
-			s.frontDesk(conn)
+			s.frontDesk(conn, team)
 		}()
 	}
 }
@@ -52,7 +54,7 @@ func (s *Server) acceptLoop(l net.Listener) {
 // frontDesk reads the first frame of a connection and decides what it is
 // (docs/protocol.md, "The first frame of a connection"). The whole first message must arrive within the front
 // desk timeout, however slowly its bytes trickle in.
-func (s *Server) frontDesk(conn net.Conn) {
+func (s *Server) frontDesk(conn net.Conn, team string) {
 	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
 	src := newSocketReader(conn)
 	reader := protocol.NewFrameReader(src, s.cfg.Server.MaxPacketLength)
@@ -83,7 +85,7 @@ func (s *Server) frontDesk(conn net.Conn) {
 	_ = conn.SetReadDeadline(time.Time{})
 	switch m := msg.(type) {
 	case protocol.AuthRequest:
-		s.authenticate(conn, reader, src, m)
+		s.authenticate(conn, reader, src, m, team)
 	case protocol.StatusRequest:
 		s.serveStatus(conn, reader)
 	default:
@@ -94,8 +96,13 @@ func (s *Server) frontDesk(conn net.Conn) {
 
 // authenticate checks credentials; on success the connection becomes the
 // account's session, replacing any previous one (docs/protocol.md, "Reconnection").
-func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src io.Reader, req protocol.AuthRequest) {
+func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src io.Reader, req protocol.AuthRequest, team string) {
 	acc := s.accounts[req.User]
+	if team != "" && (acc == nil || acc.team != team) {
+		s.log.Warn().Str("team", team).Str("user", req.User).
+			Msg("login refused: a team's sandbox may log in to its own accounts only")
+		acc = nil // fails like an unknown account, and counts as a failed login
+	}
 	if !s.checkLogin(conn, req, acc) {
 		writeMessage(conn, protocol.AuthResponse{Result: protocol.AuthFail})
 		_ = closeConn(conn)

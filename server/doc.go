@@ -25,7 +25,7 @@
 //	simulation*.go          the step loop, its stats (conduct) and the replay of recorded steps (rerun)
 //	gate.go, pacer*.go      waiting for a step's answers: the count of missing ones, the batching pause
 //	tournament*.go          matches in schedule order, launch, resume and tidying after a crash
-//	teamcommands.go         starting and stopping team commands (server/teamcmd) for a match
+//	teamcommands*.go        starting and stopping team commands (server/teamcmd) for a match, in their sandbox
 //	record*.go              writing the tournament folder, with retries when the disk fails
 //	control*.go, roster.go  pause/step/stop, the console, the status and who is connected
 //	metrics.go              running totals for /metrics (server/metrics)

@@ -24,6 +24,12 @@ func (s *Server) listenAgents(addr string) (net.Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: listen for agents on %s: %w", addr, err)
 	}
+	return s.wrapAgentListener(l)
+}
+
+// wrapAgentListener makes a TCP listener an agent port: the TCP user
+// timeout and, when server.agentTLSCert is set, TLS.
+func (s *Server) wrapAgentListener(l net.Listener) (net.Listener, error) {
 	l = &userTimeoutListener{Listener: l, timeout: s.cfg.Server.SilenceTimeout}
 	files := s.cfg.Server.AgentTLS
 	if !files.On() {

@@ -13,5 +13,7 @@ import (
 func TestMain(m *testing.M) {
 	teamcmd.ServeIfSupervisor()
 	teamcmdtest.ServeIfHelper()
-	os.Exit(m.Run())
+	code := m.Run()
+	teamcmdtest.Cleanup()
+	os.Exit(code)
 }

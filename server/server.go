@@ -56,6 +56,10 @@ type Options struct {
 	// Lineup, when set, makes the tournament a single match of these teams
 	// (massim match) instead of the config's tournament mode.
 	Lineup []string
+	// Private are more paths that team commands must not see in their
+	// sandbox (a league's folder), besides those the server knows of
+	// (docs/untrusted-teams.md).
+	Private []string
 	// MatchID names the match for team commands ({match}, the team logs
 	// <match>-<team>.log); "" uses the match's number in the schedule.
 	MatchID string
@@ -98,9 +102,12 @@ type Server struct {
 	wg       sync.WaitGroup
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
-	closed   bool
-	quit     chan struct{} // closed by shutdown: waits of connections end
-	throttle loginThrottle // failed logins per remote address (throttle.go)
+	// teamPorts are the agent ports inside the teams' sandboxes
+	// (teamcommands_sandbox.go), closed with the server's own.
+	teamPorts map[net.Listener]struct{}
+	closed    bool
+	quit      chan struct{} // closed by shutdown: waits of connections end
+	throttle  loginThrottle // failed logins per remote address (throttle.go)
 }
 
 // New prepares a server for a validated config.
@@ -147,6 +154,9 @@ func New(cfg *config.Config, log zerolog.Logger, opts Options) *Server {
 func (s *Server) Open() error {
 	if s.opened {
 		return nil
+	}
+	if err := CheckSandbox(s.cfg, s.playingTeams()); err != nil {
+		return err
 	}
 	if dir := s.tournamentDir(); dir != "" {
 		lock, err := tournament.LockFolder(dir)
@@ -196,7 +206,7 @@ func (s *Server) Listen() error {
 	s.listener = l
 	s.log.Info().Str("addr", l.Addr().String()).Int("accounts", len(s.ordered)).Bool("tls", s.cfg.Server.AgentTLS.On()).Msg("listening for agents")
 	s.wg.Add(1)
-	go s.acceptLoop(l)
+	go s.acceptLoop(l, "")
 	return nil
 }
 
@@ -319,6 +329,9 @@ func (s *Server) shutdown() {
 	}
 	s.closed = true
 	_ = s.listener.Close()
+	for l := range s.teamPorts {
+		_ = l.Close()
+	}
 	for c := range s.conns {
 		_ = closeConn(c)
 	}

@@ -30,6 +30,7 @@ type teamCommand struct {
 	arrivals  tournament.Arrivals
 	gaveUp    bool           // the command exited for good while the server waited
 	mark      teamcmd.Counts // counts when the previous simulation ended
+	cpuMark   time.Duration  // CPU time when the previous simulation ended
 }
 
 // matchCommands are the team commands of one match.
@@ -87,7 +88,8 @@ func (s *Server) startTeamCommands(ctx context.Context, p *plan, no, firstSim in
 			Team:     t,
 			Values:   teamcmd.Values{Host: host, Port: port, Team: t.Name, Prefix: t.Prefix, Password: t.Password, Agents: agents, Match: id},
 			LogLimit: s.cfg.Server.TeamLogLimit, Restarts: s.cfg.Server.TeamRestarts, StopGrace: s.cfg.Server.TeamStopGrace,
-			Log: s.log.With().Int("match", no).Logger(),
+			Log:     s.log.With().Int("match", no).Logger(),
+			Sandbox: s.teamSandbox(t), Serve: func(l net.Listener) { s.serveTeamPort(l, t.Name) },
 		}
 		if logDir != "" {
 			o.LogPath = filepath.Join(logDir, teamcmd.LogName(id, t.Name))
@@ -195,6 +197,10 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []sim.AgentStats
 		} else {
 			now := tc.proc.Counts()
 			st.Exits, st.Restarts, st.Status = now.Exits-tc.mark.Exits, now.Restarts-tc.mark.Restarts, now.Status
+			st.OutOfMemory, st.Isolation = now.OutOfMemory-tc.mark.OutOfMemory, tc.proc.Isolation()
+			if cpu := tc.proc.CPU(); cpu > 0 {
+				st.CPUMillis, tc.cpuMark = (cpu - tc.cpuMark).Milliseconds(), cpu
+			}
 			tc.mark = now
 			offline := offlineSteps(agents, tc.team.Name)
 			switch {
@@ -209,8 +215,12 @@ func (mc *matchCommands) simulationEnded(teams []string, agents []sim.AgentStats
 					tc.connected, tc.agents, mc.srv.cfg.Server.TeamConnectTimeout))
 			}
 			if st.Exits > 0 {
-				why = append(why, fmt.Sprintf("team command exited %d times during the simulation (last: %s), restarted %d times",
-					st.Exits, st.Status, st.Restarts))
+				oom := ""
+				if st.OutOfMemory > 0 {
+					oom = fmt.Sprintf(", %d of them out of memory (teamMemoryMiB %d)", st.OutOfMemory, mc.srv.cfg.Server.TeamMemoryMiB)
+				}
+				why = append(why, fmt.Sprintf("team command exited %d times during the simulation%s (last: %s), restarted %d times",
+					st.Exits, oom, st.Status, st.Restarts))
 			}
 		}
 		st.Note = strings.Join(why, "; ")

@@ -26,11 +26,17 @@ import (
 // commandConfig is testConfig with a team command for each team that has
 // one in commands, and extra server keys. Unless those name it,
 // teamQuietTime is 0: the tests wait for every account, whatever the
-// machine's load does to the gaps between logins.
+// machine's load does to the gaps between logins. The commands run in the
+// sandbox where the machine can build one (else unconfined; the reason is
+// logged).
 func commandConfig(t *testing.T, serverKeys string, steps, teamSize int, commands map[string][]string) *config.Config {
 	t.Helper()
 	if !strings.Contains(serverKeys, "teamQuietTime") {
 		serverKeys += `, "teamQuietTime": 0`
+	}
+	if problem := teamcmdtest.SandboxProblem(); problem != "" {
+		t.Logf("team commands run unconfined: %s", problem)
+		serverKeys += `, "teamSandbox": "none"`
 	}
 	team := func(name, password string) string {
 		entry := fmt.Sprintf(`{"prefix": "agent", "password": %q`, password)
@@ -53,22 +59,32 @@ func commandConfig(t *testing.T, serverKeys string, steps, teamSize int, command
 }
 
 // requireNoTeamProcess waits until no process of a record is left: its pid,
-// its children, its process group.
+// its children, its process group (in a sandbox: its PID namespace).
 func requireNoTeamProcess(t *testing.T, recs ...teamcmdtest.Record) {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		for _, r := range recs {
-			for _, pid := range append([]int{r.PID}, r.Children...) {
-				if teamcmdtest.Alive(pid) {
-					return false
-				}
-			}
-			if len(teamcmdtest.GroupMembers(r.PGID)) > 0 {
+			if !teamcmdtest.Gone(r) {
 				return false
 			}
 		}
 		return true
 	}, 30*time.Second, 10*time.Millisecond)
+}
+
+// teamLog is the log of team's command in the first match of cfg's
+// tournament folder, where its program writes its records.
+func teamLog(cfg *config.Config, team string) string {
+	return filepath.Join(cfg.Server.ResultPath, "teams", "0-"+team+".log")
+}
+
+// crashMarker is where team-crash notes that it has crashed once: a file
+// of the test's in the team's temporary folder (its own, in a sandbox).
+func crashMarker(t *testing.T, cfg *config.Config) string {
+	if cfg.Server.TeamSandbox == config.SandboxNone {
+		return filepath.Join(t.TempDir(), "crashed")
+	}
+	return "crashed" // in the sandbox's own /tmp, which lives as long as the match
 }
 
 func readRecords(t *testing.T, path string) []teamcmdtest.Record {
@@ -79,12 +95,11 @@ func readRecords(t *testing.T, path string) []teamcmdtest.Record {
 }
 
 func TestTeamCommand_ServerStartsTeamsWithTheMatchValuesAndStopsThemAfterTheMatch(t *testing.T) {
-	dir := t.TempDir()
-	recA, recB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	cfg := commandConfig(t, `, "teamConnectTimeout": 60000`, 5, 3, map[string][]string{
-		"A": append(teamcmdtest.Command("team", recA), "{host}", "{port}", "{team}", "{prefix}", "{password}", "{agents}", "{match}"),
-		"B": teamcmdtest.Command("team", recB),
+		"A": append(teamcmdtest.Command("team"), "{host}", "{port}", "{team}", "{prefix}", "{password}", "{agents}", "{match}"),
+		"B": teamcmdtest.Command("team"),
 	})
+	recA, recB := teamLog(cfg, "A"), teamLog(cfg, "B")
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	port := srv.Addr().(interface{ String() string }).String()
 	sum, err := runTournament(t, srv)
@@ -95,7 +110,7 @@ func TestTeamCommand_ServerStartsTeamsWithTheMatchValuesAndStopsThemAfterTheMatc
 	require.Len(t, a, 1, "started once, never restarted")
 	require.Len(t, b, 1)
 	_, wantPort, _ := strings.Cut(port, "127.0.0.1:")
-	assert.Equal(t, []string{"127.0.0.1", wantPort, "A", "agent", "1", "3", "0"}, a[0].Argv[4:])
+	assert.Equal(t, []string{"127.0.0.1", wantPort, "A", "agent", "1", "3", "0"}, a[0].Argv[3:])
 	assert.Equal(t, "2", b[0].Env["MASSIM_PASSWORD"])
 	assert.Equal(t, "B", b[0].Env["MASSIM_TEAM"])
 	requireNoTeamProcess(t, a[0], b[0])
@@ -110,6 +125,12 @@ func TestTeamCommand_ServerStartsTeamsWithTheMatchValuesAndStopsThemAfterTheMatc
 		assert.Equal(t, 3, c.Agents)
 		assert.Zero(t, c.Exits)
 		assert.Empty(t, c.Note)
+		if cfg.Server.TeamSandbox == config.SandboxNone {
+			assert.Equal(t, "none", c.Isolation)
+		} else {
+			assert.True(t, a[0].Sandboxed() && b[0].Sandboxed())
+			assert.Contains(t, c.Isolation, "namespaces, uid ", "stats.json says how the team was isolated")
+		}
 	}
 	for _, ag := range st.Simulations[0].Agents {
 		assert.Equal(t, int64(5), ag.Actions, "%s answered every step", ag.Agent)
@@ -124,11 +145,10 @@ func TestTeamCommand_ServerStartsTeamsWithTheMatchValuesAndStopsThemAfterTheMatc
 }
 
 func TestTeamCommand_ATeamThatNeverConnectsPlaysOnAndTheResultsSayWhy(t *testing.T) {
-	dir := t.TempDir()
-	recB := filepath.Join(dir, "b")
 	cfg := commandConfig(t, `, "teamConnectTimeout": 300`, 4, 2, map[string][]string{
-		"B": teamcmdtest.Command("sleep", recB),
+		"B": teamcmdtest.Command("sleep"),
 	})
+	recB := teamLog(cfg, "B")
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	srv.opts.Observers = append(srv.opts.Observers, &holdAtStep{t: t, step: 1, what: "B's command runs", until: recorded(recB, 1)})
 	sampleTeam(t, srv, "A", "1")
@@ -200,11 +220,9 @@ func recorded(path string, n int) func() bool {
 }
 
 func TestTeamCommand_ACommandThatCrashesIsRestartedAndItsAgentsLogInAgain(t *testing.T) {
-	dir := t.TempDir()
-	recA, marker := filepath.Join(dir, "a"), filepath.Join(dir, "crashed")
-	cfg := commandConfig(t, `, "teamConnectTimeout": 60000, "teamRestarts": 1`, 8, 2, map[string][]string{
-		"A": teamcmdtest.Command("team-crash", recA, marker),
-	})
+	cfg := commandConfig(t, `, "teamConnectTimeout": 60000, "teamRestarts": 1`, 8, 2, nil)
+	cfg.Teams[0].Command = teamcmdtest.Command("team-crash", crashMarker(t, cfg))
+	recA := teamLog(cfg, "A")
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	srv.opts.Observers = append(srv.opts.Observers, &holdAtStep{t: t, step: 3, what: "A restarted, its agents connected again",
 		until: func() bool { return recorded(recA, 2)() && srv.Connected() == 4 }})
@@ -264,10 +282,10 @@ func TestTeamCommand_ACommandThatEndsForGoodDoesNotHoldTheMatchBack(t *testing.T
 }
 
 func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.T) {
-	recA := filepath.Join(t.TempDir(), "a")
 	cfg := commandConfig(t, `, "teamConnectTimeout": 60000`, 3, 2, map[string][]string{
-		"A": teamcmdtest.Command("team", recA),
+		"A": teamcmdtest.Command("team"),
 	})
+	recA := teamLog(cfg, "A")
 	srv := newTournamentServer(t, cfg, Options{WaitForAgents: 10 * time.Minute})
 	sampleTeam(t, srv, "B", "2")
 	sum, err := runTournament(t, srv) // bounded far below -wait-agents
@@ -284,10 +302,10 @@ func TestTeamCommand_WaitForAgentsDoesNotWaitForTeamsTheServerStarts(t *testing.
 // size and only then connects the others starts after teamQuietTime, not
 // after teamConnectTimeout, and its late agents play.
 func TestTeamCommand_AClientThatConnectsInTwoWavesStartsOnTheQuietTime(t *testing.T) {
-	recA := filepath.Join(t.TempDir(), "a")
 	cfg := commandConfig(t, `, "teamConnectTimeout": 600000, "teamQuietTime": 300`, 5, 3, map[string][]string{
-		"A": teamcmdtest.Command("two-waves", recA),
+		"A": teamcmdtest.Command("two-waves"),
 	})
+	recA := teamLog(cfg, "A")
 	srv := newTournamentServer(t, cfg, Options{LaunchNow: true})
 	sampleTeam(t, srv, "B", "2")
 	sum, err := runTournament(t, srv) // bounded far below teamConnectTimeout

@@ -70,6 +70,15 @@ type CommandStats struct {
 	Exits    int    `json:"exits"`
 	Restarts int    `json:"restarts"`
 	Status   string `json:"status,omitempty"`
+	// OutOfMemory counts the exits (among Exits) for going over
+	// teamMemoryMiB; CPUMillis is the CPU time all the command's processes
+	// used during the simulation (sandboxed commands only).
+	OutOfMemory int   `json:"outOfMemory,omitempty"`
+	CPUMillis   int64 `json:"cpuMillis,omitempty"`
+	// Isolation says how the command was isolated: "none" (teamSandbox
+	// "none"), or its sandbox ("namespaces, uid …, 1 CPU, …", "podman image
+	// …, …"; docs/untrusted-teams.md).
+	Isolation string `json:"isolation,omitempty"`
 	// Note says what went wrong, as the result file's "note" does.
 	Note string `json:"note,omitempty"`
 }

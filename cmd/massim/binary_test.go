@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 
 // buildMassim returns the path of this command's binary, built once for
 // every test that runs it as a real process.
-func buildMassim(t *testing.T) string {
+func buildMassim(t testing.TB) string {
 	t.Helper()
 	return massimbin.Path(t)
 }

@@ -14,7 +14,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/tournament"
 )
 
@@ -77,12 +79,23 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if *resume && !league.HasPlan(*dir) {
 		fmt.Fprintf(stderr, "note: nothing to resume in %s (no %s): a new league starts\n", *dir, league.PlanFile)
 	}
+	if *conf != "" && !onSlurm.enabled() {
+		// Before the plan is written: a refused league leaves nothing behind.
+		if err := checkLeagueSandbox(*conf); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
 	plan, err := league.Open(*dir, *conf, *resume, *matches, *seed, time.Now())
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if onSlurm.enabled() {
 		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout)
+	}
+	if *conf == "" { // resumed: the config the league was planned with
+		if err := checkLeagueSandbox(plan.Config); err != nil {
+			return &exitError{code: 2, err: err}
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -161,6 +174,13 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 		return nil, nil, nil, err
 	}
 	board := league.NewBoard(plan)
+	if cfg, err := config.Load(plan.Config); err == nil {
+		var teams []league.BoardTeam
+		for _, t := range cfg.Teams {
+			teams = append(teams, league.BoardTeam{Name: t.Name, Isolation: server.TeamIsolation(cfg, t)})
+		}
+		board.SetTeams(teams)
+	}
 	h.Mux.Handle("/", board)
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := h.Serve(serveCtx)
@@ -172,4 +192,15 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 			log.Error().Err(err).Msg("league monitor stopped")
 		}
 	}, nil
+}
+
+// checkLeagueSandbox refuses a league whose team commands cannot be
+// sandboxed here, before any match starts (each would fail alike). On
+// Slurm the nodes are checked by each match.
+func checkLeagueSandbox(conf string) error {
+	cfg, err := config.Load(conf)
+	if err != nil {
+		return err
+	}
+	return server.CheckSandbox(cfg, cfg.Teams)
 }

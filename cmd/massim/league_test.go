@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/league"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 	"github.com/massim-go/massim/tournament"
@@ -274,6 +275,7 @@ func TestLeague_InterruptedThenResumedWithoutReplayingFinishedMatches(t *testing
 func assertBoardLinksARunningMatch(t *testing.T, url string) {
 	t.Helper()
 	var link string
+	var teams []league.BoardTeam
 	require.Eventually(t, func() bool {
 		resp, err := http.Get(url)
 		if err != nil {
@@ -287,11 +289,20 @@ func assertBoardLinksARunningMatch(t *testing.T, url string) {
 		for _, m := range v.Matches {
 			if m.State == "running" && m.Monitor != "" {
 				link = m.Monitor
+				teams = v.Teams
 				return true
 			}
 		}
 		return false
 	}, 30*time.Second, 20*time.Millisecond)
+	require.NotEmpty(t, teams)
+	for _, team := range teams {
+		want := `none (teamSandbox "none")`
+		if teamcmdtest.SandboxMode() == config.SandboxAuto {
+			want = "namespaces, a user id of teamUIDs, 1 CPU, 2 GiB memory"
+		}
+		assert.Contains(t, team.Isolation, want, "the page says how team %s is isolated", team.Name)
+	}
 	resp, err := http.Get(link)
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -75,6 +75,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := server.Options{Lineup: lineup, Resume: true, MatchID: *matchID}
+	if fromLeague != nil {
+		opts.Private = []string{*leagueDir} // the other matches, the league's plan and logs
+	}
 	if opts.MatchID == "" {
 		opts.MatchID = filepath.Base(filepath.Clean(*out))
 	}

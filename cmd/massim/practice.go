@@ -45,6 +45,7 @@ type practiceFlags struct {
 	swap     bool
 	teamCmd  string
 	vsCmd    string
+	sandbox  string // teamSandbox for the team commands: "none" unless asked
 	linger   bool
 	logs     logFlags
 }
@@ -67,6 +68,7 @@ func (f *practiceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.teamCmd, "team-cmd", "", "start your team with this command (run with sh -c; placeholders {host} {port} {team} {prefix} {password} {agents} {match} and MASSIM_* variables, docs/config.md \"Team commands\")")
 	fs.BoolVar(&f.linger, "linger", false, "with the monitor: keep it up after the match (the replay, with what each agent perceived) until interrupted")
 	fs.StringVar(&f.vsCmd, "vs-cmd", "", "the opponent is this team command (as -team-cmd) instead of -vs")
+	fs.StringVar(&f.sandbox, "sandbox", config.SandboxNone, `"none": team commands run as you (your own code); "auto": each in a sandbox, as in a league (docs/untrusted-teams.md)`)
 	f.logs.register(fs)
 }
 
@@ -127,6 +129,10 @@ func runPractice(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 	cfg := plan.Config
+	if f.sandbox != config.SandboxNone && f.sandbox != config.SandboxAuto {
+		return &exitError{code: 2, err: fmt.Errorf("-sandbox %q: \"none\" or \"auto\"", f.sandbox)}
+	}
+	cfg.Server.TeamSandbox = f.sandbox
 	if f.dir == "" {
 		if f.dir, err = os.MkdirTemp("", "massim-practice-"); err != nil {
 			return fmt.Errorf("practice folder: %w", err)

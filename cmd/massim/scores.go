@@ -40,6 +40,7 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	teamCmd := fs.String("team", "", `a team command to evaluate instead of our builder, run with sh -c, e.g. "python3 client.py --port {port}" (placeholders: docs/config.md, "Team commands")`)
 	parallel := fs.Int("parallel", 1, "games played at a time")
 	auditFile := fs.String("audit", "", "write every agent's norm violations (avoidable or not, see package normaudit) to this file as JSON lines")
+	sandboxMode := fs.String("sandbox", config.SandboxNone, `with -team: "none" runs it as you (your own code), "auto" in a sandbox as in a league (docs/untrusted-teams.md)`)
 	var logs logFlags
 	logs.register(fs, "error")
 	if err := fs.Parse(args); err != nil {
@@ -52,6 +53,10 @@ func runScores(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	if *sandboxMode != config.SandboxNone && *sandboxMode != config.SandboxAuto {
+		return &exitError{code: 2, err: fmt.Errorf("-sandbox %q: \"none\" or \"auto\"", *sandboxMode)}
+	}
+	cfg.Server.TeamSandbox = *sandboxMode
 	sims, err := parseSims(*simsFlag, len(cfg.Match))
 	if err != nil {
 		return &exitError{code: 2, err: err}

@@ -23,21 +23,21 @@ import (
 
 // teamCommandMatch is a match of two teams the server starts itself:
 // A is the Python team of testdata/pyteam (it records its pid, process
-// group and helper processes in record), B is `massim agents`.
+// group and helper processes in its log), B is `massim agents`. They run
+// in the sandbox where the machine can build one.
 type teamCommandMatch struct {
-	bin, dir, conf, record string
+	bin, dir, conf string
 }
 
 func newTeamCommandMatch(t *testing.T, steps int) teamCommandMatch {
 	t.Helper()
 	m := teamCommandMatch{bin: buildMassim(t), dir: t.TempDir()}
-	m.record = filepath.Join(m.dir, "python-record")
 	m.conf = tournamentConfig(t, m.dir, 0, []string{"A", "B"}, steps, []int{3})
 	pyteam, err := filepath.Abs(filepath.Join("testdata", "pyteam"))
 	require.NoError(t, err)
 	a, err := json.Marshal(map[string]any{"prefix": "agent", "password": "pwA",
 		"command": []string{"python3", "-u", "team.py", "--host", "{host}", "--port", "{port}", "--agents", "{agents}"},
-		"dir":     pyteam, "env": map[string]string{"TEST_RECORD": m.record}})
+		"dir":     pyteam, "env": map[string]string{"TEST_TEAM": "python"}})
 	require.NoError(t, err)
 	b, err := json.Marshal(map[string]any{"prefix": "agent", "password": "pwB",
 		"command": []string{m.bin, "agents", "-host", "{host}", "-port", "{port}", "-team", "{team}", "-count", "{agents}",
@@ -89,13 +89,13 @@ func agentPort(t *testing.T, stdout *bufio.Reader) string {
 	return port
 }
 
-// awaitPythonTeam waits for the Python team's record.
-func (m teamCommandMatch) awaitPythonTeam(t *testing.T) teamcmdtest.Record {
+// awaitPythonTeam waits for the Python team's record in its log.
+func awaitPythonTeam(t *testing.T, log string) teamcmdtest.Record {
 	t.Helper()
 	var recs []teamcmdtest.Record
 	require.Eventually(t, func() bool {
 		var err error
-		recs, err = teamcmdtest.ReadRecords(m.record)
+		recs, err = teamcmdtest.ReadRecords(log)
 		require.NoError(t, err)
 		return len(recs) > 0
 	}, 60*time.Second, 10*time.Millisecond)
@@ -103,13 +103,25 @@ func (m teamCommandMatch) awaitPythonTeam(t *testing.T) teamcmdtest.Record {
 	return recs[0]
 }
 
-// requireAllGone waits until none of pids lives and the process group of
-// the Python team is empty.
-func requireAllGone(t *testing.T, pgid int, pids []int) {
+// requireAllGone waits until none of pids lives and nothing is left of
+// the Python team (its process group; in a sandbox its PID namespace).
+func requireAllGone(t *testing.T, rec teamcmdtest.Record, pids []int) {
 	t.Helper()
 	require.Eventually(t, func() bool {
-		return !slices.ContainsFunc(pids, teamcmdtest.Alive) && len(teamcmdtest.GroupMembers(pgid)) == 0
+		return !slices.ContainsFunc(pids, teamcmdtest.Alive) && teamcmdtest.Gone(rec)
 	}, 30*time.Second, 10*time.Millisecond, "left: %v", slices.DeleteFunc(slices.Clone(pids), func(p int) bool { return !teamcmdtest.Alive(p) }))
+}
+
+// hostPIDs are the pids of the Python team's process and its helpers as
+// the test sees them.
+func hostPIDs(t *testing.T, rec teamcmdtest.Record) []int {
+	var pids []int
+	for _, p := range append(slices.Clone(rec.Children), rec.PID) {
+		pid := rec.HostPID(p)
+		require.NotZero(t, pid, "process %d of the Python team lives", p)
+		pids = append(pids, pid)
+	}
+	return pids
 }
 
 func TestMatch_TeamCommandsInPythonAndGo_PlayAndLeaveNothingBehind(t *testing.T) {
@@ -123,13 +135,13 @@ func TestMatch_TeamCommandsInPythonAndGo_PlayAndLeaveNothingBehind(t *testing.T)
 	require.NoError(t, err)
 	require.NoError(t, cmd.Wait(), "%s", rest)
 
-	rec := m.awaitPythonTeam(t)
+	rec := awaitPythonTeam(t, filepath.Join(out, "teams", "match-A.log"))
 	assert.Equal(t, port, rec.Env["MASSIM_PORT"])
 	assert.Equal(t, "match", rec.Env["MASSIM_MATCH"], "the base name of -out")
 	assert.Equal(t, "pwA", rec.Env["MASSIM_PASSWORD"])
 	assert.Equal(t, []string{"team.py", "--host", "127.0.0.1", "--port", port, "--agents", "3"}, rec.Argv)
 	assert.Equal(t, rec.PID, rec.PGID)
-	requireAllGone(t, rec.PGID, append(rec.Children, rec.PID))
+	requireAllGone(t, rec, nil)
 
 	st, err := tournament.ReadStats(out)
 	require.NoError(t, err)
@@ -158,18 +170,18 @@ func TestMatch_NoTeamProcessOutlivesAKilledServer(t *testing.T) {
 			m := newTeamCommandMatch(t, 100000)
 			cmd, stdout, out := m.start(t)
 			agentPort(t, stdout)
-			rec := m.awaitPythonTeam(t)
+			rec := awaitPythonTeam(t, filepath.Join(out, "teams", "match-A.log"))
 			// Wait until both teams play, then note every process the server
 			// has started, and theirs.
 			require.Eventually(t, func() bool { return teamsPlaying(out) }, 60*time.Second, 10*time.Millisecond)
 			family := teamcmdtest.Descendants(cmd.Process.Pid)
-			require.Subset(t, family, append(rec.Children, rec.PID))
+			require.Subset(t, family, hostPIDs(t, rec))
 			require.NoError(t, cmd.Process.Signal(sig))
 			err := cmd.Wait()
 			if sig == syscall.SIGTERM {
 				assert.Equal(t, 3, exitCode(err), "interrupted: continue with -resume")
 			}
-			requireAllGone(t, rec.PGID, family)
+			requireAllGone(t, rec, family)
 		})
 	}
 }
@@ -194,10 +206,10 @@ func TestServe_StartsTeamCommandsOnAFreePort(t *testing.T) {
 	require.Equal(t, 0, code, "%s", stderr.String())
 	port, ok := strings.CutPrefix(strings.SplitN(stdout.String(), "\n", 2)[0], "agent port: ")
 	require.True(t, ok, stdout.String())
-	rec := m.awaitPythonTeam(t)
+	rec := awaitPythonTeam(t, filepath.Join(dir, "teams", "0-A.log"))
 	assert.Equal(t, port, rec.Env["MASSIM_PORT"])
 	assert.Equal(t, "0", rec.Env["MASSIM_MATCH"], "serve names a match by its number")
-	requireAllGone(t, rec.PGID, append(rec.Children, rec.PID))
+	requireAllGone(t, rec, nil)
 	assert.FileExists(t, filepath.Join(dir, "teams", "0-A.log"))
 	assert.FileExists(t, filepath.Join(dir, "teams", "0-B.log"))
 	assert.Contains(t, stderr.String(), "team command's agents connected")

@@ -21,12 +21,13 @@ import (
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 	"github.com/massim-go/massim/tournament"
 )
 
 // tournamentConfig writes a small round-robin config (fixed seeds, 20×20,
 // no terrain, replays in dir/replays) for the named teams to dir and returns its path.
-func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps int, sizes []int) string {
+func tournamentConfig(t testing.TB, dir string, port int, teams []string, steps int, sizes []int) string {
 	t.Helper()
 	var sims []string
 	for i, n := range sizes {
@@ -47,10 +48,11 @@ func tournamentConfig(t *testing.T, dir string, port int, teams []string, steps 
 	for _, name := range teams {
 		ts = append(ts, fmt.Sprintf(`%q: {"prefix": "agent", "password": "pw%s"}`, name, name))
 	}
+	// Team commands run in the sandbox where the machine can build one.
 	text := fmt.Sprintf(`{"server": {"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "key", "port": %d,
-		"agentTimeout": 10000, "resultPath": %q, "replayPath": %q, "logLevel": "normal"},
+		"agentTimeout": 10000, "resultPath": %q, "replayPath": %q, "logLevel": "normal", "teamSandbox": %q},
 		"match": [%s], "teams": {%s}}`, port, filepath.Join(dir, "results"), filepath.Join(dir, "replays"),
-		strings.Join(sims, ","), strings.Join(ts, ","))
+		teamcmdtest.SandboxMode(), strings.Join(sims, ","), strings.Join(ts, ","))
 	path := filepath.Join(dir, "conf.json")
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	return path

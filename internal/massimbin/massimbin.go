@@ -21,7 +21,9 @@ var built struct {
 }
 
 // Path returns the path of the massim binary, built on first use into a
-// temporary folder that Remove deletes.
+// temporary folder that Remove deletes: in /var/tmp, readable by everyone,
+// so that a sandboxed team command (a user of its own, with a /tmp of its
+// own) can run it too.
 func Path(t testing.TB) string {
 	t.Helper()
 	b := &built
@@ -30,7 +32,10 @@ func Path(t testing.TB) string {
 		if err != nil {
 			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
-		if b.dir, b.err = os.MkdirTemp("", "massim-bin-"); b.err != nil {
+		if b.dir, b.err = os.MkdirTemp(binDir(), "massim-bin-"); b.err != nil {
+			return
+		}
+		if b.err = os.Chmod(b.dir, 0o755); b.err != nil {
 			return
 		}
 		b.path = filepath.Join(b.dir, "massim")
@@ -46,4 +51,13 @@ func Remove() {
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)
 	}
+}
+
+// binDir is where the binary is built: /var/tmp where it exists (not /tmp,
+// which a sandboxed team sees as its own), else the temporary folder.
+func binDir() string {
+	if info, err := os.Stat("/var/tmp"); err == nil && info.IsDir() {
+		return "/var/tmp"
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/massim-go/massim/internal/massimbin"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,6 +56,8 @@ func writeLeagueConfig(t *testing.T, path, massim string, teams, wait int) strin
 		}}
 	}
 	cfg["teams"] = lineup
+	// Team commands run in the sandbox where the machine can build one.
+	server["teamSandbox"] = teamcmdtest.SandboxMode()
 	out, err := json.MarshalIndent(cfg, "", "  ")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, out, 0o644))

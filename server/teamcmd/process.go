@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server/teamcmd/sandbox"
 )
 
 // Options say how to run one team's command for one match.
@@ -29,6 +31,12 @@ type Options struct {
 	Restarts  int
 	StopGrace time.Duration
 	Log       zerolog.Logger
+	// Sandbox, when set, runs the command in a sandbox of its own
+	// (docs/untrusted-teams.md); Serve is then handed the listener on the
+	// agent port inside the sandbox, from which the server accepts the
+	// team's agents until the team is stopped.
+	Sandbox *Sandbox
+	Serve   func(net.Listener)
 }
 
 // Counts say how a team's command fared so far.
@@ -38,6 +46,9 @@ type Counts struct {
 	Restarts int    // times it was started again after an exit
 	Status   string // how it ended last ("" while it never has)
 	Running  bool   // a process of the command runs now
+	// OutOfMemory counts the exits for going over the memory limit (the
+	// sandbox's), which are also counted in Exits.
+	OutOfMemory int
 }
 
 // Process is a team command under its supervisor.
@@ -55,6 +66,9 @@ type Process struct {
 
 	stopOnce sync.Once
 	done     chan struct{} // the supervisor has exited
+
+	box      *sandboxed // nil: not in a sandbox
+	listener net.Listener
 }
 
 // LogName is the file name of a team's log for a match,
@@ -76,6 +90,15 @@ func LogName(match, team string) string {
 // command. It returns once the supervisor runs; the command's start (or
 // failure to start) is logged when the supervisor reports it.
 func Start(o Options) (*Process, error) {
+	var box *sandboxed
+	if o.Sandbox != nil {
+		var err error
+		if box, err = o.Sandbox.lease(o.Team, o.StopGrace); err != nil {
+			return nil, err
+		}
+		defer box.lease.Close() // the supervisor's, once it has it
+		o.Values.Host = box.host()
+	}
 	argv, env, err := Expand(o.Team, o.Values)
 	if err != nil {
 		return nil, err
@@ -83,9 +106,13 @@ func Start(o Options) (*Process, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("teamcmd: team %s has no command", o.Team.Name)
 	}
-	env = mergeEnv(withoutSecrets(os.Environ()), env)
-	line, err := json.Marshal(spec{Argv: argv, Env: env, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit,
-		Restarts: o.Restarts, Grace: o.StopGrace})
+	sp := spec{Argv: argv, Dir: o.Team.Dir, Log: o.LogPath, LogLimit: o.LogLimit, Restarts: o.Restarts, Grace: o.StopGrace}
+	if box != nil {
+		sp.Env, sp.Sandbox = mergeEnv(sandbox.BaseEnv(os.Environ()), env), &box.spec
+	} else {
+		sp.Env = mergeEnv(withoutSecrets(os.Environ()), env)
+	}
+	line, err := json.Marshal(sp)
 	if err != nil {
 		return nil, fmt.Errorf("teamcmd: %w", err)
 	}
@@ -109,12 +136,19 @@ func Start(o Options) (*Process, error) {
 	attachEvents(cmd, evW)
 	cmd.Env = withoutSecrets(os.Environ())
 	cmd.SysProcAttr = supervisorAttr()
+	if box != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, box.lease)
+		inNamespaces(cmd, sandbox.CloneFlags(box.spec.Mode))
+	}
 	if err := startSupervisor(cmd); err != nil {
 		closeAll(inW, evR)
 		return nil, fmt.Errorf("teamcmd: start the supervisor of team %s: %w", o.Team.Name, err)
 	}
 	p := &Process{team: o.Team.Name, cmd: cmd, stdin: inW, grace: o.StopGrace,
-		log: o.Log.With().Str("team", o.Team.Name).Logger(), done: make(chan struct{})}
+		log: o.Log.With().Str("team", o.Team.Name).Logger(), done: make(chan struct{}), box: box}
+	if box != nil {
+		box.port, box.serve = o.Values.Port, o.Serve
+	}
 	go p.follow(evR)
 	return p, nil
 }
@@ -146,6 +180,13 @@ func (p *Process) follow(events *os.File) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.counts.Running = false
+	if p.box != nil {
+		// The supervisor was the first process of the team's PID namespace:
+		// the kernel has killed every other one with it. What it may not
+		// have removed (it was killed) goes now.
+		p.box.ended(p.listener, p.log)
+		return
+	}
 	if !p.ended && p.pid > 0 {
 		// The supervisor died before it could stop the team (someone killed
 		// it): its command died with it (parent-death signal on Linux), the
@@ -156,6 +197,10 @@ func (p *Process) follow(events *os.File) {
 }
 
 func (p *Process) apply(e event) {
+	if e.Kind == "ready" {
+		p.openAgentPort()
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e.Kind {
@@ -168,6 +213,9 @@ func (p *Process) apply(e event) {
 		p.counts.Running = false
 		p.counts.Status = e.Status
 		p.ended = !e.Restart
+		if e.OutOfMemory {
+			p.counts.OutOfMemory++
+		}
 		switch {
 		case e.Stopped:
 			p.log.Info().Str("status", e.Status).Msg("team command stopped")
@@ -220,7 +268,9 @@ func (p *Process) Stop() {
 	}
 	p.log.Error().Msg("team supervisor did not end; killing it and the team's process group")
 	_ = p.cmd.Process.Kill()
-	killGroup(p.PID())
+	if p.box == nil { // a sandbox's pids are its own: its processes die with the supervisor
+		killGroup(p.PID())
+	}
 	<-p.done
 }
 

@@ -18,6 +18,9 @@ func supervisorAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 }
 
+// inNamespaces starts the supervisor in new namespaces (a sandbox's).
+func inNamespaces(cmd *exec.Cmd, flags uintptr) { cmd.SysProcAttr.Cloneflags = flags }
+
 // starter is a thread that lives as long as the server and starts every
 // supervisor: Linux sends the parent-death signal when the thread that
 // started a process ends, not the process, and Go ends threads it no

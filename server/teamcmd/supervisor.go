@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/massim-go/massim/server/teamcmd/sandbox"
 )
 
 // killWait bounds how long the supervisor keeps killing what is left of a
@@ -41,41 +43,89 @@ func supervise(in io.Reader, events io.Writer) error {
 	if len(sp.Argv) == 0 {
 		return fmt.Errorf("the spec names no command")
 	}
-	// The server writes nothing more: the end of the input (the server closed
-	// it, or died) is the request to stop; so are SIGTERM (on Linux also
-	// the parent-death signal), SIGINT and SIGHUP (whose default would end
-	// the supervisor without stopping the team).
-	stop := make(chan struct{})
-	var once sync.Once
-	stopNow := func() { once.Do(func() { close(stop) }) }
-	go func() {
-		_, _ = io.Copy(io.Discard, input)
-		stopNow()
-	}()
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
-	go func() {
-		<-signals
-		stopNow()
-	}()
 	log, err := openCappedLog(sp.Log, sp.LogLimit)
 	if err != nil {
 		return err
 	}
-	s := &supervisor{spec: sp, log: log, events: reporter{json.NewEncoder(events)}, stop: stop}
-	runErr := s.run()
+	s := &supervisor{spec: sp, log: log, events: reporter{json.NewEncoder(events)}, stop: make(chan struct{})}
+	// SIGTERM (on Linux also the parent-death signal), SIGINT and SIGHUP
+	// ask to stop, as the end of the input does; their defaults would end
+	// the supervisor without stopping the team.
+	s.signals = make(chan os.Signal, 1)
+	signal.Notify(s.signals, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	runErr := s.sandboxed(input, s.run)
 	if err := log.Close(); err != nil {
 		runErr = err
 	}
 	return runErr
 }
 
+// watchStop turns the end of the input (the server closed it, or died)
+// and the signals into the request to stop. The server writes nothing
+// after the spec (and a sandbox's go line).
+func (s *supervisor) watchStop(input io.Reader) {
+	var once sync.Once
+	stopNow := func() { once.Do(func() { close(s.stop) }) }
+	go func() {
+		_, _ = io.Copy(io.Discard, input)
+		stopNow()
+	}()
+	go func() {
+		<-s.signals
+		stopNow()
+	}()
+}
+
+// sandboxed builds the spec's sandbox around the supervisor (none without
+// one), reports it ready, waits for the server's go and runs run in it;
+// then it removes what the sandbox left.
+func (s *supervisor) sandboxed(input *bufio.Reader, run func() error) error {
+	if s.spec.Sandbox == nil {
+		s.watchStop(input)
+		return run()
+	}
+	keepLease()
+	box, err := sandbox.Open(*s.spec.Sandbox)
+	if err != nil {
+		s.note("team command not started: %v", err)
+		s.events.report(event{Kind: "exited", Status: "cannot start: " + err.Error()})
+		return nil
+	}
+	s.box = box
+	defer func() {
+		if err := box.Close(); err != nil {
+			s.note("%v", err)
+		}
+	}()
+	s.note("team sandbox ready: %s", s.spec.Sandbox.Describe())
+	s.events.report(event{Kind: "ready"})
+	started := make(chan bool, 1)
+	go func() {
+		line, err := input.ReadString('\n')
+		started <- err == nil && line == goLine
+	}()
+	var ok bool
+	select {
+	case ok = <-started:
+	case <-s.signals:
+	}
+	if !ok {
+		s.note("team command not started: the server stopped the team first")
+		s.events.report(event{Kind: "exited", Status: "not started", Stopped: true})
+		return nil
+	}
+	s.watchStop(input)
+	return run()
+}
+
 // supervisor runs one team's command.
 type supervisor struct {
-	spec   spec
-	log    *cappedLog
-	events reporter
-	stop   chan struct{}
+	spec    spec
+	log     *cappedLog
+	events  reporter
+	stop    chan struct{}
+	signals chan os.Signal
+	box     *sandbox.Box // nil without a sandbox
 }
 
 // stopping reports whether the server has asked to stop.
@@ -113,7 +163,7 @@ func (s *supervisor) run() error {
 		}
 	}()
 	for restarts := 0; ; restarts++ {
-		status, stopped := s.runOnce(w)
+		status, stopped, oom := s.runOnce(w)
 		restart := !stopped && restarts < s.spec.Restarts && !s.stopping()
 		switch {
 		case stopped:
@@ -125,7 +175,7 @@ func (s *supervisor) run() error {
 		default:
 			s.note("team command exited (%s) during the match; not restarted (teamRestarts %d used)", status, s.spec.Restarts)
 		}
-		s.events.report(event{Kind: "exited", Status: status, Stopped: stopped, Restart: restart})
+		s.events.report(event{Kind: "exited", Status: status, Stopped: stopped, Restart: restart, OutOfMemory: oom})
 		if !restart {
 			break
 		}

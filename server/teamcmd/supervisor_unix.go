@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/massim-go/massim/server/teamcmd/sandbox"
 )
 
 // childExited is notified on SIGCHLD: a child (the command, or a reparented
@@ -24,47 +26,86 @@ func prepareSupervisor() {
 	becomeSubreaper()
 }
 
-// runOnce starts the command in its own process group and waits until it
-// exits or the supervisor is stopped; either way nothing of its process
-// group and no descendant is left when it returns. It returns how the
-// command ended and whether it was stopped.
-func (s *supervisor) runOnce(out *os.File) (string, bool) {
+// runOnce starts the command in its own process group (in the sandbox
+// when there is one) and waits until it exits or the supervisor is
+// stopped; either way nothing of its process group and no descendant is
+// left when it returns. It returns how the command ended, whether it was
+// stopped, and whether it went over its memory limit (the sandbox's: the
+// kernel killed one of its processes, the supervisor all the others).
+func (s *supervisor) runOnce(out *os.File) (string, bool, bool) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return "cannot start: " + err.Error(), false
+		return "cannot start: " + err.Error(), false, false
 	}
 	defer devnull.Close()
 	path := s.spec.Argv[0]
-	if !strings.Contains(path, "/") {
+	if !strings.Contains(path, "/") && !s.external() {
 		if path, err = lookPath(path, s.spec.Env); err != nil {
-			return "cannot start: " + err.Error(), false
+			return "cannot start: " + err.Error(), false, false
 		}
 	}
-	attr := &os.ProcAttr{Dir: s.spec.Dir, Env: s.spec.Env, Files: []*os.File{devnull, out, out}, Sys: commandAttr()}
-	p, err := os.StartProcess(path, s.spec.Argv, attr)
+	files := []*os.File{devnull, out, out}
+	var p *os.Process
+	if s.box != nil {
+		p, err = s.box.Start(path, s.spec.Argv, s.spec.Env, s.spec.Dir, files, commandAttr())
+	} else {
+		p, err = os.StartProcess(path, s.spec.Argv, &os.ProcAttr{Dir: s.spec.Dir, Env: s.spec.Env, Files: files, Sys: commandAttr()})
+	}
 	if err != nil {
-		return "cannot start: " + err.Error(), false
+		return "cannot start: " + err.Error(), false, false
 	}
 	defer p.Release()
 	s.events.report(event{Kind: "started", PID: p.Pid})
-	s.note("team command started (pid %d, process group %d)", p.Pid, p.Pid)
-	t := tree{leader: p.Pid}
+	where := ""
+	if s.box != nil {
+		where = " in the team's sandbox"
+	}
+	s.note("team command started (pid %d, process group %d%s)", p.Pid, p.Pid, where)
+	t := tree{leader: p.Pid, box: s.box}
+	var memory <-chan time.Time
+	if s.box != nil {
+		tick := time.NewTicker(oomPoll)
+		defer tick.Stop()
+		memory = tick.C
+	}
+	oom := false
 	for {
 		t.reap()
 		if t.exited {
-			t.end(s.spec.Grace) // what it left behind
-			return t.status, false
+			oom = oom || s.box != nil && s.box.OutOfMemory() // the kernel killed the command itself
+			t.end(s.spec.Grace)                              // what it left behind
+			if oom {
+				s.note("team command went over its memory limit (%d MiB): the kernel killed a process of it, the supervisor the rest",
+					s.spec.Sandbox.Limits.Memory>>20)
+				return "out of memory (" + t.status + ")", false, true
+			}
+			return t.status, false, false
 		}
 		select {
 		case <-childExited:
+		case <-memory:
+			if !oom && s.box.OutOfMemory() {
+				oom = true
+				t.signal(syscall.SIGKILL) // the whole command goes, as when its main process is the one killed
+			}
 		case <-s.stop:
 			t.end(s.spec.Grace)
 			if !t.exited {
-				return "not reaped", true
+				return "not reaped", true, oom
 			}
-			return t.status, true
+			return t.status, true, oom
 		}
 	}
+}
+
+// oomPoll is how often the supervisor looks for a process killed for
+// memory while the command runs.
+const oomPoll = 200 * time.Millisecond
+
+// external reports whether the command's program is not run directly:
+// in a container, the command is the container's arguments.
+func (s *supervisor) external() bool {
+	return s.spec.Sandbox != nil && s.spec.Sandbox.Mode == sandbox.ModePodman
 }
 
 // lookPath finds a program on the PATH of the command's environment.
@@ -90,6 +131,7 @@ func lookPath(name string, env []string) (string, error) {
 // tree is a running command: its process group (pgid = the leader's pid)
 // and the descendants reparented to the supervisor.
 type tree struct {
+	box    *sandbox.Box // the sandbox it runs in, nil for none
 	leader int
 	exited bool
 	status string
@@ -118,6 +160,9 @@ func (t *tree) reap() {
 func (t *tree) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-t.leader, sig)
 	t.signalNewcomers(sig)
+	if t.box != nil {
+		t.box.Signal(sig) // in a PID namespace of its own: every process of it
+	}
 }
 
 // signalNewcomers sends sig to the reparented descendants; SIGTERM only to
@@ -190,6 +235,13 @@ func describe(ws syscall.WaitStatus) string {
 		return "ended (" + strconv.Itoa(int(ws)) + ")"
 	}
 }
+
+// leaseFD is the descriptor of a sandbox's user id lease in the supervisor.
+const leaseFD = 4
+
+// keepLease keeps the lease of the user id from the command: only the
+// supervisor holds it, until it exits.
+func keepLease() { syscall.CloseOnExec(leaseFD) }
 
 // eventsOut is where the supervisor reports: descriptor 3, kept from the
 // command (a command holding the events pipe would keep the server from

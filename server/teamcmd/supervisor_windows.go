@@ -10,11 +10,11 @@ func prepareSupervisor() {}
 // runOnce starts the command and waits until it exits or the supervisor is
 // stopped. Windows has neither process groups nor signals: a stop kills the
 // command's process only (docs/operations.md, "Team commands").
-func (s *supervisor) runOnce(out *os.File) (string, bool) {
+func (s *supervisor) runOnce(out *os.File) (string, bool, bool) {
 	cmd := exec.Command(s.spec.Argv[0], s.spec.Argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.spec.Dir, s.spec.Env, out, out
 	if err := cmd.Start(); err != nil {
-		return "cannot start: " + err.Error(), false
+		return "cannot start: " + err.Error(), false, false
 	}
 	s.events.report(event{Kind: "started", PID: cmd.Process.Pid})
 	s.note("team command started (pid %d)", cmd.Process.Pid)
@@ -22,13 +22,16 @@ func (s *supervisor) runOnce(out *os.File) (string, bool) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-		return cmd.ProcessState.String(), false
+		return cmd.ProcessState.String(), false, false
 	case <-s.stop:
 		_ = cmd.Process.Kill()
 		<-done
-		return cmd.ProcessState.String(), true
+		return cmd.ProcessState.String(), true, false
 	}
 }
+
+// keepLease: there is no sandbox on Windows.
+func keepLease() {}
 
 // eventsOut: Windows passes no descriptors beyond the standard three, so
 // the supervisor reports on its standard output.

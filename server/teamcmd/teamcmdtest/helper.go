@@ -26,25 +26,23 @@ import (
 const HelperArg = "__massim-teamcmd-test"
 
 // Command is the argv of a team program: mode and its arguments, run by
-// the test binary itself.
+// a copy of the test binary that a sandboxed team can run (Executable).
+// Each start writes a Record to standard output (the team's log).
 //
-//	team FILE ...        record, then connect MASSIM_AGENTS random agents until SIGTERM
-//	team-crash FILE MARKER  as team, but exit 3 at step 2 unless MARKER exists (it creates it)
-//	sleep FILE           record, then sleep
-//	forker FILE          record with two children (one in the group, one in a session of its own), then sleep
-//	ignore-term FILE     ignore SIGTERM, record, then sleep
+//	team ...             record, then connect MASSIM_AGENTS random agents until SIGTERM
+//	team-crash MARKER    as team, but exit 3 at step 2 unless MARKER exists (it creates it; relative to $TMPDIR)
+//	sleep                record, then sleep
+//	forker               record with two children (one in the group, one in a session of its own), then sleep
+//	ignore-term          ignore SIGTERM, record, then sleep
 //	chatty BYTES         write BYTES of numbered lines (stdout and stderr), then exit 0
-//	two-waves FILE       record, connect agent 1 only, and the others once its sim-start
+//	two-waves            record, connect agent 1 only, and the others once its sim-start
 //	                     told the team size (as the 2022 winner's client does), until SIGTERM
 func Command(mode string, args ...string) []string {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = os.Args[0]
-	}
-	return append([]string{exe, HelperArg, mode}, args...)
+	return append([]string{Executable(), HelperArg, mode}, args...)
 }
 
-// Record is what a team program writes, one JSON line per start.
+// Record is what a team program writes at its start, one line of its
+// output (recordPrefix and JSON).
 type Record struct {
 	Argv     []string          `json:"argv"`
 	Env      map[string]string `json:"env"` // MASSIM_* and TEST_*
@@ -52,9 +50,17 @@ type Record struct {
 	PGID     int               `json:"pgid"`
 	Dir      string            `json:"dir"`
 	Children []int             `json:"children,omitempty"`
+	// PIDNS is the program's PID namespace ("pid:[4026532…]"): in a
+	// sandbox PID, PGID and Children are pids of that namespace.
+	PIDNS string `json:"pidns,omitempty"`
+	UID   int    `json:"uid"`
 }
 
-// ReadRecords reads the records of a file (none when it does not exist yet).
+// recordPrefix starts a record's line in a team's output.
+const recordPrefix = "teamcmdtest record: "
+
+// ReadRecords reads the records in a team's log (none when it does not
+// exist yet).
 func ReadRecords(path string) ([]Record, error) {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
@@ -64,12 +70,13 @@ func ReadRecords(path string) ([]Record, error) {
 		return nil, err
 	}
 	var out []Record
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
+	for _, line := range strings.Split(string(data), "\n") {
+		text, ok := strings.CutPrefix(line, recordPrefix)
+		if !ok {
 			continue
 		}
 		var r Record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
 			return out, fmt.Errorf("record %q: %w", line, err)
 		}
 		out = append(out, r)
@@ -97,26 +104,27 @@ func runHelper(mode string, args []string) error {
 		}
 		return ""
 	}
-	if err := checkPaths(mode, args); err != nil {
-		return err
-	}
 	switch mode {
 	case "team", "team-crash":
-		if err := record(arg(0), nil); err != nil {
+		if err := record(nil); err != nil {
 			return err
 		}
 		if mode == "team" {
 			return connect("")
 		}
-		return connect(arg(1))
+		marker := arg(0)
+		if !filepath.IsAbs(marker) {
+			marker = filepath.Join(os.TempDir(), marker)
+		}
+		return connect(marker)
 	case "two-waves":
-		if err := record(arg(0), nil); err != nil {
+		if err := record(nil); err != nil {
 			return err
 		}
 		return connectInTwoWaves()
-	case "sleep":
-		if arg(0) != "" {
-			if err := record(arg(0), nil); err != nil {
+	case "sleep", "sleep-quiet":
+		if mode == "sleep" {
+			if err := record(nil); err != nil {
 				return err
 			}
 		}
@@ -124,20 +132,20 @@ func runHelper(mode string, args []string) error {
 	case "forker":
 		var children []int
 		for _, session := range []bool{false, true} {
-			c := exec.Command(os.Args[0], HelperArg, "sleep")
+			c := exec.Command(os.Args[0], HelperArg, "sleep-quiet")
 			c.SysProcAttr = sessionAttr(session)
 			if err := c.Start(); err != nil {
 				return err
 			}
 			children = append(children, c.Process.Pid)
 		}
-		if err := record(arg(0), children); err != nil {
+		if err := record(children); err != nil {
 			return err
 		}
 		time.Sleep(time.Hour)
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
-		if err := record(arg(0), nil); err != nil {
+		if err := record(nil); err != nil {
 			return err
 		}
 		time.Sleep(time.Hour)
@@ -160,30 +168,8 @@ func runHelper(mode string, args []string) error {
 	return nil
 }
 
-// checkPaths refuses a FILE or MARKER that is not an absolute path. A team
-// program runs in the test's working folder, the package's source folder,
-// so a relative path would leave a file there for git to find: once the
-// crash marker was the {host} placeholder, and server/127.0.0.1 was
-// committed. Tests give paths in their t.TempDir().
-func checkPaths(mode string, args []string) error {
-	var paths []string
-	switch mode {
-	case "chatty": // BYTES
-	case "team-crash":
-		paths = args[:min(2, len(args))]
-	default: // FILE; team's other arguments are the placeholders' values
-		paths = args[:min(1, len(args))]
-	}
-	for _, p := range paths {
-		if p != "" && !filepath.IsAbs(p) {
-			return fmt.Errorf("%q is not an absolute path: a team program writes only into a test's temporary folder", p)
-		}
-	}
-	return nil
-}
-
-// record appends this process's Record to path.
-func record(path string, children []int) error {
+// record writes this process's Record to standard output.
+func record(children []int) error {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
@@ -192,19 +178,14 @@ func record(path string, children []int) error {
 		}
 	}
 	dir, _ := os.Getwd()
-	r := Record{Argv: os.Args, Env: env, PID: os.Getpid(), PGID: processGroup(), Dir: dir, Children: children}
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	r := Record{Argv: os.Args, Env: env, PID: os.Getpid(), PGID: processGroup(), Dir: dir, Children: children,
+		PIDNS: ns, UID: os.Getuid()}
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	_, err = os.Stdout.Write(append([]byte(recordPrefix), append(line, '\n')...))
 	return err
 }
 

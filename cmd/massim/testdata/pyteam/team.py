@@ -6,8 +6,10 @@ every request-action with skip, until bye or until the connection ends.
 The program also starts two helper processes, one that stays in the
 team's process group and one that leaves it (a session of its own, as a
 daemon would), so that the tests see that none outlives the server.
-With TEST_RECORD set it appends one JSON line: its argv, the MASSIM_*
-variables, its pid and process group, and the helpers' pids.
+It prints a record line first ("teamcmdtest record: " and JSON, as the
+Go team programs of package teamcmdtest do): its argv, the MASSIM_* and
+TEST_* variables, its pid and process group, the helpers' pids, its PID
+namespace and user id.
 """
 
 import argparse
@@ -62,13 +64,11 @@ def main():
 
     sleeper = [sys.executable, "-c", "import time; time.sleep(3600)"]
     helpers = [subprocess.Popen(sleeper), subprocess.Popen(sleeper, start_new_session=True)]
-    record = os.environ.get("TEST_RECORD")
-    if record:
-        env = {k: v for k, v in os.environ.items() if k.startswith("MASSIM_") or k.startswith("TEST_")}
-        line = {"argv": sys.argv, "env": env, "pid": os.getpid(), "pgid": os.getpgrp(),
-                "dir": os.getcwd(), "children": [h.pid for h in helpers]}
-        with open(record, "a") as f:
-            f.write(json.dumps(line) + "\n")
+    env = {k: v for k, v in os.environ.items() if k.startswith("MASSIM_") or k.startswith("TEST_")}
+    line = {"argv": sys.argv, "env": env, "pid": os.getpid(), "pgid": os.getpgrp(),
+            "dir": os.getcwd(), "children": [h.pid for h in helpers],
+            "pidns": os.readlink("/proc/self/ns/pid"), "uid": os.getuid()}
+    print("teamcmdtest record: " + json.dumps(line), flush=True)
 
     print(f"python team {args.team}: {args.agents} agents to {args.host}:{args.port}", flush=True)
     done = threading.Event()

@@ -85,8 +85,11 @@ func (d *Desk) readIdle(p *idleLogin) {
 		if a := d.accounts[l.user]; a != nil && a.idle == p {
 			a.idle = nil
 		}
+		closing := d.closed
 		d.mu.Unlock()
-		d.log.Info().Str("agent", l.user).AnErr("reason", ended).Msg("agent disconnected (idle, between matches)")
+		if !closing {
+			d.log.Info().Str("agent", l.user).AnErr("reason", ended).Msg("agent disconnected (idle, between matches)")
+		}
 	}
 	close(p.done)
 	if !p.interrupted {

@@ -124,6 +124,7 @@ func startSeason(t *testing.T, conf, dir string, extra ...string) *seasonRun {
 	logFile, err := os.CreateTemp(t.TempDir(), "ladder-*.log")
 	require.NoError(t, err)
 	args := append([]string{"ladder", "-conf", conf, "-dir", dir, "-port", "0", "-monitor", "127.0.0.1:0", "-log-format", "json"}, extra...)
+	// (a -port in extra comes later and wins)
 	cmd := exec.Command(massimbin.Path(t), args...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)

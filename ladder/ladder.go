@@ -57,6 +57,7 @@ type Ladder struct {
 	state     string // Running, Paused, Draining, Stopping
 	stats     map[string]teamStats
 	views     map[int]*liveView // matches with a page, by number
+	lastStart time.Time         // of the latest match (startSpacing)
 
 	wake  chan struct{}
 	ended chan *match
@@ -199,15 +200,18 @@ func (l *Ladder) Port() int {
 // the running matches are cut, as by Stop). The season folder holds
 // everything finished, whatever happens.
 func (l *Ladder) Run(ctx context.Context) error {
-	defer l.close()
+	interrupted := false
+	defer func() { l.close(!interrupted) }()
 	l.log.Info().Str("dir", l.opts.Dir).Int64("seed", l.season.Seed).Int("teams", len(l.teams)).
 		Int("matches", len(l.history.Matches)).Str("state", l.State()).Msg("season starts")
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	stopping := false
+	done := ctx.Done()
 	for {
 		select {
-		case <-ctx.Done():
+		case <-done:
+			interrupted, done = true, nil // a closed channel would be ready at every turn
 			if !stopping {
 				l.log.Warn().Msg("interrupted: the running matches are cut; -resume continues the season")
 				l.setState(Stopping)
@@ -239,9 +243,10 @@ func (l *Ladder) Run(ctx context.Context) error {
 	}
 }
 
-// close says bye to the idle connections and releases the folder.
-func (l *Ladder) close() {
-	l.desk.Close()
+// close closes the idle connections (with a bye when the season ends,
+// not when it is interrupted) and releases the folder.
+func (l *Ladder) close(bye bool) {
+	l.desk.Close(bye)
 	l.mu.Lock()
 	for _, v := range l.views {
 		v.close()

@@ -170,9 +170,11 @@ func (d *Desk) Drop(users []string) {
 	}
 }
 
-// Close closes the agent port, tells every idle connection bye and closes
-// it. Connections lent to servers are theirs to close (Server.Close).
-func (d *Desk) Close() {
+// Close closes the agent port and every idle connection, telling each bye
+// first when bye is set (the season ends; not when it is interrupted, so
+// that clients keep reconnecting: docs/protocol.md, "bye"). Connections
+// lent to servers are theirs to close (Server.Close).
+func (d *Desk) Close(bye bool) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -197,7 +199,9 @@ func (d *Desk) Close() {
 	var wg sync.WaitGroup
 	for _, p := range idle {
 		wg.Go(func() {
-			sayByeNow(p.login.conn)
+			if bye {
+				sayByeNow(p.login.conn)
+			}
 			_ = closeConn(p.login.conn)
 		})
 	}

@@ -42,7 +42,7 @@ func startDesk(t *testing.T, cfg *config.Config, clientTLS *tls.Config) *testDes
 		Changed: func() { td.changes.Add(1) },
 	})
 	require.NoError(t, td.Listen())
-	t.Cleanup(td.Close)
+	t.Cleanup(func() { td.Close(true) })
 	return td
 }
 
@@ -257,7 +257,7 @@ func TestDesk_DropCloseAndDisconnect(t *testing.T) {
 	assert.Error(t, err, "the replaced connection is closed")
 	td.awaitIdle(t, true, "agentB1")
 
-	td.Close()
+	td.Close(true)
 	b2.expect(protocol.TypeBye)
 	assert.False(t, td.Idle("agentB1"))
 }

@@ -46,6 +46,7 @@ func (l *Ladder) start(p pairing.Pair, now time.Time) {
 		t := l.teams[name]
 		teams = append(teams, t.cfg)
 		rec.Teams = append(rec.Teams, name)
+		rec.Waits = append(rec.Waits, now.Sub(t.readySince).Milliseconds())
 		if t.readySince.After(rec.Ready) {
 			rec.Ready = t.readySince.UTC()
 		}
@@ -56,6 +57,7 @@ func (l *Ladder) start(p pairing.Pair, now time.Time) {
 		m.house = &h
 		teams = append(teams, h)
 		rec.Teams = append(rec.Teams, h.Name)
+		rec.Waits = append(rec.Waits, 0)
 		rec.Kind, rec.House = season.KindHouse, h.Name
 	}
 	m.rec = rec
@@ -88,8 +90,17 @@ func (l *Ladder) start(p pairing.Pair, now time.Time) {
 	}
 	l.log.Info().Str("match", season.Name(number)).Strs("teams", rec.Teams).Str("kind", rec.Kind).Int("request", p.Request).
 		Dur("waited", now.Sub(rec.Ready)).Msg("match starts")
-	go l.play(m)
+	// Matches that start together are started startSpacing apart: with a
+	// pace (or agents that take their time), a match's steps keep the
+	// phase of its start, and matches started in the same instant would
+	// all want the cores at the same moment of every step.
+	delay := max(0, l.lastStart.Add(startSpacing).Sub(now))
+	l.lastStart = now.Add(delay)
+	go l.play(m, delay)
 }
+
+// startSpacing is the least time between the starts of two matches.
+const startSpacing = 20 * time.Millisecond
 
 // matchConfig is the season's config for one match: its teams only, its
 // results, replays and team logs into its folder, launched at once.
@@ -105,8 +116,16 @@ func matchConfig(base *config.Config, teams []config.Team, dir string) *config.C
 
 // play runs the match's server until the match ends (no l.mu: the main
 // loop gets the match back through l.ended).
-func (l *Ladder) play(m *match) {
+func (l *Ladder) play(m *match, delay time.Duration) {
 	defer func() { l.ended <- m }()
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-m.ctx.Done():
+			m.err = fmt.Errorf("%w before its start", server.ErrInterrupted)
+			return
+		}
+	}
 	dir := season.MatchDir(l.opts.Dir, m.rec.Number)
 	name := season.Name(m.rec.Number)
 	log := l.log.With().Str("match", name).Logger()

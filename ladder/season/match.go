@@ -43,6 +43,9 @@ type MatchRecord struct {
 	Started  time.Time `json:"started"`
 	SimStart time.Time `json:"simStart,omitzero"`
 	Ended    time.Time `json:"ended,omitzero"`
+	// Waits are how long each team (match order) had been ready when the
+	// match was set up, in milliseconds.
+	Waits []int64 `json:"waits,omitempty"`
 	State    string    `json:"state"`
 	Note     string    `json:"note,omitempty"` // why it was cut or failed
 	// After holds the ratings of its teams once it is counted (rated

@@ -64,6 +64,7 @@ func commands() []command {
 		{"scores", "play seeds of the 2022 contest simulations: builder against random and against builder, a score table", runScores},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
+		{"bench-ladder", "load test: many matches at once in one ladder process, step lateness, CPU and memory per match", runBenchLadder},
 	}
 }
 

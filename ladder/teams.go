@@ -128,7 +128,7 @@ func (l *Ladder) Reload() (ReloadReport, error) {
 	if oldParts, err1 := l.cfg.ChecksumParts(); err1 == nil {
 		if newParts, err2 := cfg.ChecksumParts(); err2 == nil {
 			for _, p := range config.DifferingParts(oldParts, newParts) {
-				if p != "teams" && !strings.HasPrefix(p, "teams.") {
+				if !strings.HasPrefix(p, "teams") { // "teams", "teams.X", "teams (order)"
 					rep.Ignored = append(rep.Ignored, p)
 				}
 			}

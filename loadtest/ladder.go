@@ -147,48 +147,23 @@ type ladderTeamState struct {
 // itself as the teams come back (the time from readiness to sim-start).
 func PlayLadder(run LadderRun) (LadderReport, error) {
 	rep := LadderReport{Matches: run.Matches, Agents: run.Agents, Steps: run.Steps, PaceMS: ms(run.Pace)}
-	dir, err := os.MkdirTemp("", "massim-bench-ladder-")
-	if err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	port, err := FreePort()
-	if err != nil {
-		return rep, err
-	}
 	names := make([]string, 2*run.Matches)
 	for i := range names {
 		names[i] = fmt.Sprintf("T%03d", i+1)
 	}
-	conf := filepath.Join(dir, "season.json")
-	text := fmt.Sprintf(`{
+	lp, err := startLadder(run.Server, run.Log, func(port int) string {
+		return fmt.Sprintf(`{
  "server": {"port": %d, "agentTimeout": 4000, "teamQuietTime": 3000, "logLevel": "error", "adminToken": "bench"},
  "match": [%s],
  "teams": %s,
  "ladder": {"houseTeam": "off", "rematchAfter": 0, "seed": 1}
 }`, port, loadconfig.Match(run.Agents, run.Size, run.Steps), loadconfig.Teams(names))
-	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	args := []string{"ladder", "-conf", conf, "-dir", filepath.Join(dir, "season"), "-paused", "-monitor", "127.0.0.1:0",
-		"-log-format", "json", "-log-level", "error", "-pace", run.Pace.String()}
-	cmd := exec.Command(run.Server, args...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	cmd.Stderr = run.Log
-	if err := cmd.Start(); err != nil {
-		return rep, fmt.Errorf("bench: start ladder: %w", err)
-	}
-	defer func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
-	page, err := seasonPage(stdout)
+	}, "-paused", "-pace", run.Pace.String())
 	if err != nil {
 		return rep, err
 	}
+	defer lp.close()
+	page, port, cmd, dir := lp.page, lp.port, lp.cmd, lp.dir
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() {
@@ -287,6 +262,71 @@ func PlayLadder(run LadderRun) (LadderReport, error) {
 	rep.ReadyP50MS, rep.ReadyP99MS, err = readyToStart(filepath.Join(dir, "season"), run.Matches)
 	rep.Missed = missed.Load()
 	return rep, err
+}
+
+// ladderProcess is a massim ladder child process in a temporary folder.
+type ladderProcess struct {
+	cmd    *exec.Cmd
+	dir    string // the folder of its config (season.json) and season (season/)
+	page   string // its page's URL
+	port   int    // its agent port
+	exited chan error
+}
+
+// startLadder writes the config conf(port) for a free agent port and
+// starts massim ladder on it with the page on a free port and args.
+func startLadder(server string, log io.Writer, conf func(port int) string, args ...string) (*ladderProcess, error) {
+	dir, err := os.MkdirTemp("", "massim-bench-ladder-")
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	lp := &ladderProcess{dir: dir, exited: make(chan error, 1)}
+	if lp.port, err = FreePort(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	path := filepath.Join(dir, "season.json")
+	if err := os.WriteFile(path, []byte(conf(lp.port)), 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	args = append([]string{"ladder", "-conf", path, "-dir", filepath.Join(dir, "season"), "-monitor", "127.0.0.1:0",
+		"-log-format", "json", "-log-level", "error"}, args...)
+	lp.cmd = exec.Command(server, args...)
+	stdout, err := lp.cmd.StdoutPipe()
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	lp.cmd.Stderr = log
+	if err := lp.cmd.Start(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("bench: start ladder: %w", err)
+	}
+	go func() { lp.exited <- lp.cmd.Wait() }()
+	if lp.page, err = seasonPage(stdout); err != nil {
+		lp.close()
+		return nil, err
+	}
+	return lp, nil
+}
+
+// wait waits (at most within) for the ladder to end by itself.
+func (lp *ladderProcess) wait(within time.Duration) error {
+	select {
+	case err := <-lp.exited:
+		lp.exited <- err // for close
+		return err
+	case <-time.After(within):
+		return fmt.Errorf("bench: the ladder did not end within %v", within)
+	}
+}
+
+// close kills the ladder (if it still runs) and removes its folder.
+func (lp *ladderProcess) close() {
+	_ = lp.cmd.Process.Kill()
+	<-lp.exited
+	_ = os.RemoveAll(lp.dir)
 }
 
 // seasonPage reads the ladder's output until it names its page.

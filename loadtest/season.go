@@ -89,15 +89,6 @@ func seasonTeams(agents int) []seasonTeam {
 // folder.
 func PlaySeason(run SeasonRun) (SeasonReport, error) {
 	rep := SeasonReport{Matches: run.Matches, Games: map[string]int{}, Rated: map[string]int{}}
-	dir, err := os.MkdirTemp("", "massim-bench-season-")
-	if err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	port, err := FreePort()
-	if err != nil {
-		return rep, err
-	}
 	teams := seasonTeams(run.Agents)
 	var entries []string
 	for _, t := range teams {
@@ -109,36 +100,19 @@ func PlaySeason(run SeasonRun) (SeasonReport, error) {
 		}
 		entries = append(entries, e+"}")
 	}
-	text := fmt.Sprintf(`{
+	lp, err := startLadder(run.Server, run.Log, func(port int) string {
+		return fmt.Sprintf(`{
  "server": {"port": %d, "agentTimeout": 4000, "teamQuietTime": 3000, "logLevel": "error", "adminToken": "bench"},
  "match": [%s],
  "teams": {%s},
  "ladder": {"seed": 1, "houseTeam": "random", "houseWait": 60000, "rematchAfter": 30000}
 }`, port, loadconfig.Match(run.Agents, run.Size, run.Steps), strings.Join(entries, ","))
-	conf := filepath.Join(dir, "season.json")
-	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	folder := filepath.Join(dir, "season")
-	ladder := exec.Command(run.Server, "ladder", "-conf", conf, "-dir", folder, "-monitor", "127.0.0.1:0", "-log-format", "json", "-log-level", "error")
-	stdout, err := ladder.StdoutPipe()
-	if err != nil {
-		return rep, fmt.Errorf("bench: %w", err)
-	}
-	ladder.Stderr = run.Log
-	if err := ladder.Start(); err != nil {
-		return rep, fmt.Errorf("bench: start ladder: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- ladder.Wait() }()
-	defer func() {
-		_ = ladder.Process.Kill()
-		<-exited
-	}()
-	page, err := seasonPage(stdout)
+	})
 	if err != nil {
 		return rep, err
 	}
+	defer lp.close()
+	page, port := lp.page, lp.port
 	began := time.Now()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -167,14 +141,11 @@ func PlaySeason(run SeasonRun) (SeasonReport, error) {
 	if err := admin(page, "drain"); err != nil {
 		return rep, err
 	}
-	select {
-	case <-exited:
-		exited <- nil
-	case <-time.After(30 * time.Minute):
-		return rep, fmt.Errorf("bench: the drained ladder did not end")
+	if err := lp.wait(30 * time.Minute); err != nil {
+		return rep, err
 	}
 	rep.Wall = time.Since(began).Seconds()
-	return rep, readSeason(folder, teams, &rep)
+	return rep, readSeason(filepath.Join(lp.dir, "season"), teams, &rep)
 }
 
 // keepAgents runs a team's massim agents process: for good, or (times)

@@ -75,7 +75,7 @@ type LadderReport struct {
 	// idle, PeakRSSMB its peak during the first round; MBPerMatch the
 	// difference over the matches.
 	IdleRSSMB, PeakRSSMB, MBPerMatch float64
-	Missed                          int64 `json:"missedActions"`
+	Missed                           int64 `json:"missedActions"`
 }
 
 // ladderTeam gathers what one team's agents saw.

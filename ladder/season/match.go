@@ -46,8 +46,8 @@ type MatchRecord struct {
 	// Waits are how long each team (match order) had been ready when the
 	// match was set up, in milliseconds.
 	Waits []int64 `json:"waits,omitempty"`
-	State    string    `json:"state"`
-	Note     string    `json:"note,omitempty"` // why it was cut or failed
+	State string  `json:"state"`
+	Note  string  `json:"note,omitempty"` // why it was cut or failed
 	// After holds the ratings of its teams once it is counted (rated
 	// matches only), for the rating history.
 	After []RatingPoint `json:"after,omitempty"`

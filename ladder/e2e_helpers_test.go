@@ -181,10 +181,18 @@ func tail(b []byte, n int) []byte {
 	return b
 }
 
-// kill ends the ladder's process group at once (SIGKILL) and reaps it.
+// kill ends the ladder: SIGTERM first, so that it stops the team
+// commands of its running matches itself (their supervisors have process
+// groups of their own), then SIGKILL to its process group if it does not
+// end within a minute; and reaps it.
 func (r *seasonRun) kill() {
-	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
-	<-r.exited
+	_ = r.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-r.exited:
+	case <-time.After(time.Minute):
+		_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+		<-r.exited
+	}
 }
 
 // killNine kills the ladder process alone, as kill -9 would.

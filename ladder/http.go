@@ -39,7 +39,12 @@ func (l *Ladder) Handler(adminToken string) http.Handler {
 	mux.HandleFunc("DELETE /scrimmages/{id}", l.cancelScrimmage)
 	adminMux := http.NewServeMux()
 	adminMux.HandleFunc("GET /admin/status", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, l.View()) })
-	for name, run := range map[string]func() error{"pause": l.Pause, "continue": l.Continue, "drain": l.Drain, "stop": l.Stop} {
+	commands := []struct {
+		name string
+		run  func() error
+	}{{"pause", l.Pause}, {"continue", l.Continue}, {"drain", l.Drain}, {"stop", l.Stop}}
+	for _, c := range commands {
+		name, run := c.name, c.run
 		adminMux.HandleFunc("POST /admin/"+name, func(w http.ResponseWriter, r *http.Request) {
 			if err := run(); err != nil {
 				writeJSON(w, http.StatusConflict, errorBody{name + ": " + err.Error()})

@@ -145,7 +145,6 @@ type progress struct {
 	mu     sync.Mutex
 	first  time.Time
 	sim    int
-	sims   int
 	step   int
 	steps  int
 	scores []scenario.TeamScore

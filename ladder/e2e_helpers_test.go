@@ -25,6 +25,7 @@ import (
 	"github.com/massim-go/massim/internal/massimbin"
 	"github.com/massim-go/massim/ladder"
 	"github.com/massim-go/massim/protocol"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 )
 
 // TestMain removes the massim binary the tests built.
@@ -76,7 +77,7 @@ func (c seasonConfig) write(t *testing.T, dir string) string {
 	}
 	cfg := map[string]any{
 		"server": map[string]any{"agentTimeout": c.timeoutMS, "teamQuietTime": c.quietMS, "adminToken": adminToken,
-			"teamConnectTimeout": 20000, "teamStopGrace": 2000},
+			"teamConnectTimeout": 20000, "teamStopGrace": 2000, "teamSandbox": teamcmdtest.SandboxMode()},
 		"match": sims, "teams": teams, "ladder": c.ladder,
 	}
 	data, err := json.MarshalIndent(cfg, "", " ")

@@ -16,9 +16,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/ladder"
 	"github.com/massim-go/massim/ladder/season"
 	"github.com/massim-go/massim/loadtest"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 	"github.com/massim-go/massim/tournament"
 )
 
@@ -92,6 +94,8 @@ func TestLadder_HouseTeamFillsIn(t *testing.T) {
 			assert.Positive(t, ag.Actions, "the house team's agents played")
 		}
 	}
+	require.Len(t, stats.Simulations[0].Commands, 1)
+	assertIsolation(t, stats.Simulations[0].Commands[0].Isolation)
 	for _, r := range v.Standings {
 		if r.Team == "A" {
 			assert.Zero(t, r.Games, "not rated")
@@ -294,4 +298,17 @@ func TestLadder_ACommandTeamPlays(t *testing.T) {
 	require.Len(t, stats.Simulations[0].Commands, 1)
 	assert.Equal(t, "S", stats.Simulations[0].Commands[0].Team)
 	assert.True(t, stats.Simulations[0].Commands[0].Connected, "its agents were in")
+	assertIsolation(t, stats.Simulations[0].Commands[0].Isolation)
+}
+
+// assertIsolation checks that a team command of a season ran in its
+// sandbox where the machine can build one, as a tournament's does.
+func assertIsolation(t *testing.T, isolation string) {
+	t.Helper()
+	if teamcmdtest.SandboxMode() == config.SandboxNone {
+		assert.Equal(t, "none", isolation)
+		return
+	}
+	assert.NotEqual(t, "none", isolation, "sandboxed")
+	assert.NotEmpty(t, isolation)
 }

@@ -90,6 +90,9 @@ func Open(cfg *config.Config, opts Options) (*Ladder, error) {
 	if opts.Paused {
 		l.state = Paused
 	}
+	if err := l.checkSandbox(cfg.Teams); err != nil {
+		return nil, fmt.Errorf("ladder: %w", err)
+	}
 	lock, err := tournament.LockFolder(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)

@@ -137,7 +137,9 @@ func (l *Ladder) play(m *match, delay time.Duration) {
 	defer spec.close()
 	observers := append(spec.observers, m.progress)
 	srv := server.New(m.cfg, log, server.Options{Desk: l.desk, Lineup: tournament.TeamNames(m.cfg.Teams), LaunchNow: true,
-		Dir: dir, MatchID: name, Observers: observers, MinStepDuration: l.opts.Pace})
+		Dir: dir, MatchID: name, Observers: observers, MinStepDuration: l.opts.Pace,
+		// Team commands see nothing of the season: the other matches, the requests, the teams file.
+		Private: []string{l.opts.Dir}})
 	if err := srv.Open(); err != nil {
 		m.err = err
 		return

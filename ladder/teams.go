@@ -5,11 +5,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/server"
 	"github.com/massim-go/massim/sim"
 	"github.com/massim-go/massim/tournament"
 )
@@ -54,6 +57,48 @@ func (l *Ladder) houseTeam(k int) config.Team {
 		cmd = append(cmd, "-tls", "-tls-ca", files.Cert)
 	}
 	return config.Team{Name: houseName, Prefix: fmt.Sprintf("%s%d-", houseStem, k), Password: l.housePassword, Command: cmd}
+}
+
+// checkSandbox says why the commands of teams and of the house team
+// cannot be started in their sandboxes on this machine, as a tournament's
+// server does before its first match (server.CheckSandbox; nil when they
+// can, or teamSandbox is "none"). The running season's server block
+// decides: a reload changes only the teams.
+func (l *Ladder) checkSandbox(teams []config.Team) error {
+	l.mu.Lock()
+	c := *l.cfg
+	c.Teams = slices.Clone(teams)
+	if c.Ladder.HouseTeam != config.HouseOff {
+		c.Teams = append(c.Teams, l.houseTeam(1))
+	}
+	l.mu.Unlock()
+	if c.Ladder.HouseTeam != config.HouseOff {
+		l.warnHiddenHouse(&c)
+	}
+	return server.CheckSandbox(&c, c.Teams)
+}
+
+// warnHiddenHouse warns when the house team's command, the massim binary
+// itself, lies in a folder its sandbox hides (the working folder, the
+// config's): its agents would never connect.
+func (l *Ladder) warnHiddenHouse(cfg *config.Config) {
+	if cfg.Server.TeamSandbox == config.SandboxNone || l.opts.Executable == "" {
+		return
+	}
+	hidden := []string{}
+	if wd, err := os.Getwd(); err == nil {
+		hidden = append(hidden, wd)
+	}
+	for _, f := range cfg.Files {
+		hidden = append(hidden, filepath.Dir(f))
+	}
+	for _, h := range hidden {
+		if rel, err := filepath.Rel(h, l.opts.Executable); err == nil && !strings.HasPrefix(rel, "..") {
+			l.log.Warn().Str("binary", l.opts.Executable).Str("folder", h).
+				Msg("the house team's command is this massim binary, in a folder the team sandbox hides (the working folder or the config's): install massim elsewhere (e.g. /usr/local/bin), or set ladder.houseTeam to \"off\"")
+			return
+		}
+	}
 }
 
 // newHousePassword is a password nobody knows, made at every start.
@@ -120,6 +165,10 @@ type ReloadReport struct {
 func (l *Ladder) Reload() (ReloadReport, error) {
 	cfg, err := LoadConfig(l.opts.ConfigPath)
 	if err != nil {
+		l.log.Error().Err(err).Str("config", l.opts.ConfigPath).Msg("reload refused; the season goes on unchanged")
+		return ReloadReport{}, fmt.Errorf("ladder: reload refused: %w", err)
+	}
+	if err := l.checkSandbox(cfg.Teams); err != nil {
 		l.log.Error().Err(err).Str("config", l.opts.ConfigPath).Msg("reload refused; the season goes on unchanged")
 		return ReloadReport{}, fmt.Errorf("ladder: reload refused: %w", err)
 	}

@@ -29,7 +29,8 @@ type SeasonRun struct {
 	Agents  int // per team
 	Size    int
 	Steps   int
-	Seed    uint64 // of the flaky teams' comings and goings
+	Pace    time.Duration // the ladder's -pace: a match lasts at least Steps × Pace
+	Seed    uint64        // of the flaky teams' comings and goings
 	Log     io.Writer
 }
 
@@ -53,9 +54,13 @@ type SeasonReport struct {
 	WaitP50S float64        `json:"waitP50Seconds"`
 	WaitP99S float64        `json:"waitP99Seconds"`
 	// StartP50MS and StartP99MS: from a match's set-up to its first
-	// sim-start (its teams were both ready at set-up).
-	StartP50MS, StartP99MS float64
-	Ratings                []SeasonRating `json:"ratings"` // best first
+	// sim-start (its teams were both ready at set-up), for matches of teams
+	// that connect by themselves; CommandStartP50MS and CommandStartP99MS
+	// for matches with the command team, whose agents the ladder starts
+	// first.
+	StartP50MS, StartP99MS               float64
+	CommandStartP50MS, CommandStartP99MS float64
+	Ratings                              []SeasonRating `json:"ratings"` // best first
 	// OrderedPairs is the share of pairs of teams of different known
 	// strength that the ratings order correctly.
 	OrderedPairs float64 `json:"orderedPairs"`
@@ -107,7 +112,7 @@ func PlaySeason(run SeasonRun) (SeasonReport, error) {
  "teams": {%s},
  "ladder": {"seed": 1, "houseTeam": "random", "houseWait": 60000, "rematchAfter": 30000}
 }`, port, loadconfig.Match(run.Agents, run.Size, run.Steps), strings.Join(entries, ","))
-	})
+	}, "-pace", run.Pace.String())
 	if err != nil {
 		return rep, err
 	}
@@ -188,7 +193,11 @@ func keepAgents(bin string, args []string, times []time.Duration, stop <-chan st
 
 // readSeason reads the finished season folder into the report.
 func readSeason(folder string, teams []seasonTeam, rep *SeasonReport) error {
-	var waits, starts []time.Duration
+	var waits, starts, commandStarts []time.Duration
+	command := map[string]bool{}
+	for _, t := range teams {
+		command[t.name] = t.command
+	}
 	finished := 0
 	entries, err := os.ReadDir(filepath.Join(folder, "matches"))
 	if err != nil {
@@ -230,13 +239,18 @@ func readSeason(folder string, teams []seasonTeam, rep *SeasonReport) error {
 			}
 		}
 		if !rec.SimStart.IsZero() {
-			starts = append(starts, rec.SimStart.Sub(rec.Started))
+			if slices.ContainsFunc(rec.Teams, func(t string) bool { return command[t] }) {
+				commandStarts = append(commandStarts, rec.SimStart.Sub(rec.Started))
+			} else {
+				starts = append(starts, rec.SimStart.Sub(rec.Started))
+			}
 		}
 	}
 	rep.Matches = finished // the drain let the running ones finish too
 	p50, p99 := percentiles(waits)
 	rep.WaitP50S, rep.WaitP99S = p50/1000, p99/1000
 	rep.StartP50MS, rep.StartP99MS = percentiles(starts)
+	rep.CommandStartP50MS, rep.CommandStartP99MS = percentiles(commandStarts)
 	data, err := os.ReadFile(filepath.Join(folder, "standings.json"))
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -295,8 +309,9 @@ func PrintSeasonReport(w io.Writer, r SeasonReport) {
 	}
 	mean, sd := meanSD(counts)
 	fmt.Fprintf(w, "\n  games: mean %.1f, standard deviation %.1f, min %.0f, max %.0f\n", mean, sd, slices.Min(counts), slices.Max(counts))
-	fmt.Fprintf(w, "  waiting of a ready team until its sim-start: p50 %.1f s, p99 %.1f s; set-up to sim-start p50 %.0f ms, p99 %.0f ms\n",
-		r.WaitP50S, r.WaitP99S, r.StartP50MS, r.StartP99MS)
+	fmt.Fprintf(w, "  waiting of a ready team until its sim-start: p50 %.1f s, p99 %.1f s\n", r.WaitP50S, r.WaitP99S)
+	fmt.Fprintf(w, "  set-up to sim-start: p50 %.0f ms, p99 %.0f ms; with the command team (its agents started first): p50 %.0f ms, p99 %.0f ms\n",
+		r.StartP50MS, r.StartP99MS, r.CommandStartP50MS, r.CommandStartP99MS)
 	fmt.Fprintf(w, "  ratings (known strength: 3 builder, 2 half a builder team, 1 random):\n")
 	for _, s := range r.Ratings {
 		fmt.Fprintf(w, "    %-3s strength %d  %6.0f ± %.0f\n", s.Team, s.Strength, s.Rating, s.Error)

@@ -34,7 +34,7 @@ func runBenchLadder(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("bench-ladder: find own binary: %w", err)
 	}
 	if *seasonMode {
-		return benchSeason(fs, self, *matches, *agents, *size, *steps, *asJSON, stdout, stderr)
+		return benchSeason(fs, self, *matches, *agents, *size, *steps, *pace, *asJSON, stdout, stderr)
 	}
 	rep, err := loadtest.PlayLadder(loadtest.LadderRun{Server: self, Matches: *matches, Agents: *agents, Size: *size,
 		Steps: *steps, Pace: *pace, Log: stderr})
@@ -51,9 +51,10 @@ func runBenchLadder(args []string, stdout, stderr io.Writer) error {
 }
 
 // benchSeason is bench-ladder -season: the defaults of -matches, -agents,
-// -size and -steps are a season's (60 matches of 10 agents on 50×50, 200
-// steps) unless given.
-func benchSeason(fs *flag.FlagSet, self string, matches, agents, size, steps int, asJSON bool, stdout, stderr io.Writer) error {
+// -size, -steps and -pace are a season's (60 matches of 10 agents on
+// 50×50, 200 steps of at least 100 ms, so that the teams that come and go
+// miss some) unless given.
+func benchSeason(fs *flag.FlagSet, self string, matches, agents, size, steps int, pace time.Duration, asJSON bool, stdout, stderr io.Writer) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if !given["matches"] {
@@ -68,7 +69,10 @@ func benchSeason(fs *flag.FlagSet, self string, matches, agents, size, steps int
 	if !given["steps"] {
 		steps = 200
 	}
-	rep, err := loadtest.PlaySeason(loadtest.SeasonRun{Server: self, Matches: matches, Agents: agents, Size: size, Steps: steps, Seed: 1, Log: stderr})
+	if !given["pace"] {
+		pace = 100 * time.Millisecond
+	}
+	rep, err := loadtest.PlaySeason(loadtest.SeasonRun{Server: self, Matches: matches, Agents: agents, Size: size, Steps: steps, Pace: pace, Seed: 1, Log: stderr})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ import (
 // the standings with ratings; and a team's page.
 func TestLadder_SeasonPageInChromium(t *testing.T) {
 	dir := t.TempDir()
-	conf := seasonConfig{steps: 150, teams: map[string]string{"A": "a", "B": "b", "C": "c"},
+	// 400 steps of 40 ms: the match still runs when a busy machine's browser opens its live view.
+	conf := seasonConfig{steps: 400, teams: map[string]string{"A": "a", "B": "b", "C": "c"},
 		ladder: map[string]any{"houseTeam": "off"}}.write(t, dir)
 	s := startSeason(t, conf, filepath.Join(dir, "season"), "-paused", "-pace", "40ms")
 	code, body := s.ask(t, "C", "c", "B", true)

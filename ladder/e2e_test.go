@@ -42,7 +42,8 @@ func running(v ladder.View, team string) (ladder.RunningMatch, bool) {
 // the match is recorded as played; a late team plays.
 func TestLadder_TeamsComeLateLeaveAndComeBack(t *testing.T) {
 	dir := t.TempDir()
-	conf := seasonConfig{steps: 40, teams: map[string]string{"A": "a", "B": "b", "C": "c"},
+	// 80 steps of 40 ms: room to leave and come back in the middle of a match.
+	conf := seasonConfig{steps: 80, teams: map[string]string{"A": "a", "B": "b", "C": "c"},
 		ladder: map[string]any{"houseTeam": "off", "rematchAfter": 0}}.write(t, dir)
 	s := startSeason(t, conf, filepath.Join(dir, "season"), "-pace", "40ms")
 	a := startAgents(t, s.port, "A", "a", 3)

@@ -79,15 +79,19 @@ func (l *Ladder) checkSandbox(teams []config.Team) error {
 }
 
 // warnHiddenHouse warns when the house team's command, the massim binary
-// itself, lies in a folder its sandbox hides (the working folder, the
-// config's): its agents would never connect.
+// itself, lies in a folder its sandbox hides or replaces (the working
+// folder, the config's, /tmp and the home folder, which are the team's
+// own scratch space there): its agents would never connect.
 func (l *Ladder) warnHiddenHouse(cfg *config.Config) {
 	if cfg.Server.TeamSandbox == config.SandboxNone || l.opts.Executable == "" {
 		return
 	}
-	hidden := []string{}
+	hidden := []string{"/tmp"}
 	if wd, err := os.Getwd(); err == nil {
 		hidden = append(hidden, wd)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		hidden = append(hidden, home)
 	}
 	for _, f := range cfg.Files {
 		hidden = append(hidden, filepath.Dir(f))
@@ -95,7 +99,7 @@ func (l *Ladder) warnHiddenHouse(cfg *config.Config) {
 	for _, h := range hidden {
 		if rel, err := filepath.Rel(h, l.opts.Executable); err == nil && !strings.HasPrefix(rel, "..") {
 			l.log.Warn().Str("binary", l.opts.Executable).Str("folder", h).
-				Msg("the house team's command is this massim binary, in a folder the team sandbox hides (the working folder or the config's): install massim elsewhere (e.g. /usr/local/bin), or set ladder.houseTeam to \"off\"")
+				Msg("the house team's command is this massim binary, in a folder the team sandbox hides (the working folder, the config's, /tmp, the home folder): install massim elsewhere (e.g. /usr/local/bin), or set ladder.houseTeam to \"off\"")
 			return
 		}
 	}

@@ -89,7 +89,9 @@ func seasonTeams(agents int) []seasonTeam {
 }
 
 // PlaySeason runs a massim ladder child process and the teams' agents as
-// massim agents child processes (the command team through the ladder)
+// massim agents child processes (the command team and the house team
+// through the ladder, unconfined: our own agents, and the binary may lie
+// in /tmp, which a sandbox replaces)
 // until run.Matches matches have finished, drains it and reads the season
 // folder.
 func PlaySeason(run SeasonRun) (SeasonReport, error) {
@@ -107,7 +109,7 @@ func PlaySeason(run SeasonRun) (SeasonReport, error) {
 	}
 	lp, err := startLadder(run.Server, run.Log, func(port int) string {
 		return fmt.Sprintf(`{
- "server": {"port": %d, "agentTimeout": 4000, "teamQuietTime": 3000, "logLevel": "error", "adminToken": "bench"},
+ "server": {"port": %d, "agentTimeout": 4000, "teamQuietTime": 3000, "logLevel": "error", "adminToken": "bench", "teamSandbox": "none"},
  "match": [%s],
  "teams": {%s},
  "ladder": {"seed": 1, "houseTeam": "random", "houseWait": 60000, "rematchAfter": 30000}

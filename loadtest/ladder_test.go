@@ -26,7 +26,6 @@ func TestPlayLadder_ReportsEveryFigure(t *testing.T) {
 	require.NoError(t, err, "%s", log.String())
 	assert.Positive(t, r.StartP50MS)
 	assert.Positive(t, r.StepP50MS)
-	assert.GreaterOrEqual(t, r.StepP50MS, 100.0, "paced")
 	assert.Positive(t, r.CPUPerStepMS)
 	assert.Positive(t, r.IdleRSSMB)
 	assert.GreaterOrEqual(t, r.PeakRSSMB, r.IdleRSSMB)

@@ -84,7 +84,8 @@ func build(tree *node, file string, res resolver) (*Config, error) {
 	server, serverOK := readServer(r, root)
 	matches := readMatches(r, root, res)
 	teams, teamsOK := readTeams(r, root, res)
-	cfg := &Config{Server: server, Match: matches, Teams: teams, res: res}
+	ladder := readLadder(r, root)
+	cfg := &Config{Server: server, Match: matches, Teams: teams, Ladder: ladder, res: res}
 	if serverOK && teamsOK {
 		checkTeamsPerMatch(r, root, server, teams)
 		cfg.ManualMode = readManualMode(r, root, server, teams)

@@ -73,6 +73,12 @@ func checkAccountClashes(r *report, root *object, teams []Team, maxTeamSize int)
 	}
 }
 
+// AccountClash returns the first account name that teams a and b share
+// when teams have up to maxTeamSize agents (a config refuses such teams;
+// docs/config.md, "Teams and accounts"). The ladder checks its own house
+// team against the registered ones with it.
+func AccountClash(a, b Team, maxTeamSize int) (string, bool) { return accountClash(a, b, maxTeamSize) }
+
 // accountClash returns the first account name that teams a and b share.
 func accountClash(a, b Team, maxTeamSize int) (string, bool) {
 	short, long := a.Prefix+a.Name, b.Prefix+b.Name

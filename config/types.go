@@ -15,6 +15,8 @@ type Config struct {
 	ManualMode [][]string // only meaningful when Server.TournamentMode == ModeManual
 	Match      []Match    // one entry per simulation of a match, in order
 	Teams      []Team     // in file order
+	// Ladder is the "ladder" block (massim ladder); defaults when absent.
+	Ladder Ladder
 
 	// Warnings lists the leniencies of the Java server applied while loading, each as
 	// "file: key path: text" (e.g. a Carry norm without quantity got [0, 4]).

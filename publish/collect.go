@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/massim-go/massim/ladder/season"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/tournament"
@@ -369,6 +370,13 @@ func standings(dir string, teams []string, sims []tournament.SimRecord) ([]Stand
 	if err != nil && !errors.Is(err, fs.ErrNotExist) || err == nil && json.Unmarshal(data, &rated) != nil {
 		rated.Standings = nil // unreadable: the table goes without ratings
 	}
+	if season.Exists(dir) && err == nil {
+		// A season's table counts its rated matches only (docs/seasons.md,
+		// "Standings and ratings"): its standings file is the table.
+		if rows, ok := seasonStandings(data); ok {
+			return rows, true
+		}
+	}
 	var out []Standing
 	any := false
 	for _, row := range tournament.ComputeStandings(teams, sims) {
@@ -407,4 +415,17 @@ func slug(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// seasonStandings reads the rows of a season's standings file.
+func seasonStandings(data []byte) ([]Standing, bool) {
+	var file tournament.StandingsFile
+	if json.Unmarshal(data, &file) != nil || file.Format != tournament.StandingsFormat {
+		return nil, false
+	}
+	var out []Standing
+	for _, row := range file.Standings {
+		out = append(out, Standing{Standing: row, Rating: row.Rating, RatingError: row.RatingError})
+	}
+	return out, true
 }

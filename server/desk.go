@@ -6,6 +6,9 @@ import (
 	"net"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/protocol"
 )
 
@@ -16,8 +19,10 @@ const defaultFrontDeskTimeout = 10 * time.Second
 // frontDeskTimeout is how long a new connection has to authenticate, and how
 // long a status connection may stay without a status-request: idle or
 // slowloris sockets would otherwise pile up.
-func (s *Server) frontDeskTimeout() time.Duration {
-	if t := s.cfg.Server.FrontDeskTimeout; t > 0 {
+func (s *Server) frontDeskTimeout() time.Duration { return frontDeskTimeout(s.cfg) }
+
+func frontDeskTimeout(cfg *config.Config) time.Duration {
+	if t := cfg.Server.FrontDeskTimeout; t > 0 {
 		return t
 	}
 	return defaultFrontDeskTimeout
@@ -52,46 +57,62 @@ func (s *Server) acceptLoop(l net.Listener, team string) {
 }
 
 // frontDesk reads the first frame of a connection and decides what it is
-// (docs/protocol.md, "The first frame of a connection"). The whole first message must arrive within the front
-// desk timeout, however slowly its bytes trickle in.
+// (docs/protocol.md, "The first frame of a connection").
 func (s *Server) frontDesk(conn net.Conn, team string) {
-	log := s.log.With().Str("remote", conn.RemoteAddr().String()).Logger()
-	src := newSocketReader(conn)
-	reader := protocol.NewFrameReader(src, s.cfg.Server.MaxPacketLength)
-	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
-	frame, err := reader.Next()
-	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			log.Info().Dur("timeout", s.frontDeskTimeout()).Msg("closed a connection that did not authenticate in time")
-			_ = conn.Close()
-			return
-		}
-		if n := reader.Unterminated(); n > 0 && errors.Is(err, io.EOF) {
-			log.Warn().Int("bytes", n).Msgf("closed a connection that sent %d bytes without a 0 byte; frames end with a 0 byte", n)
-			_ = conn.Close()
-			return
-		}
-		log.Info().Err(err).Msg("closed a connection before its first message")
-		_ = conn.Close()
+	msg, reader, src, ok := firstMessage(conn, s.cfg.Server.MaxPacketLength, s.frontDeskTimeout(), s.log, nil)
+	if !ok {
 		return
 	}
-	msg, err := protocol.Decode(frame)
-	if err != nil {
-		log.Warn().Err(err).Msg("closed a connection with a bad first message")
-		_ = conn.Close()
-		return
-	}
-	_ = conn.SetReadDeadline(time.Time{})
 	switch m := msg.(type) {
 	case protocol.AuthRequest:
 		s.authenticate(conn, reader, src, m, team)
 	case protocol.StatusRequest:
 		s.serveStatus(conn, reader)
 	default:
-		log.Warn().Str("type", msg.MessageType()).Msg("closed a connection that did not start with auth-request or status-request")
+		s.log.Warn().Str("remote", conn.RemoteAddr().String()).Str("type", msg.MessageType()).
+			Msg("closed a connection that did not start with auth-request or status-request")
 		_ = conn.Close()
 	}
+}
+
+// firstMessage reads and decodes the first frame of a connection; the
+// whole first message must arrive within timeout, however slowly its
+// bytes trickle in. When it fails, the connection is closed and ok is
+// false; else reader and its source src go on reading the connection.
+// The front desks of a Server and of a Desk share it; a Desk's connection
+// changes hands later, so its reads must be interruptible by h (nil for
+// the server's own).
+func firstMessage(conn net.Conn, maxLen int, timeout time.Duration, log zerolog.Logger, h *handover) (msg protocol.Message, reader *protocol.FrameReader, src io.Reader, ok bool) {
+	log = log.With().Str("remote", conn.RemoteAddr().String()).Logger()
+	src = newSocketReader(conn)
+	if _, raw := src.(*socketReader); !raw && h != nil {
+		src = interruptibleReader{r: src, h: h}
+	}
+	reader = protocol.NewFrameReader(src, maxLen)
+	_ = conn.SetReadDeadline(time.Now().Add(timeout))
+	frame, err := reader.Next()
+	if err != nil {
+		var ne net.Error
+		switch {
+		case errors.As(err, &ne) && ne.Timeout():
+			log.Info().Dur("timeout", timeout).Msg("closed a connection that did not authenticate in time")
+		case reader.Unterminated() > 0 && errors.Is(err, io.EOF):
+			n := reader.Unterminated()
+			log.Warn().Int("bytes", n).Msgf("closed a connection that sent %d bytes without a 0 byte; frames end with a 0 byte", n)
+		default:
+			log.Info().Err(err).Msg("closed a connection before its first message")
+		}
+		_ = conn.Close()
+		return nil, nil, nil, false
+	}
+	msg, err = protocol.Decode(frame)
+	if err != nil {
+		log.Warn().Err(err).Msg("closed a connection with a bad first message")
+		_ = conn.Close()
+		return nil, nil, nil, false
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	return msg, reader, src, true
 }
 
 // authenticate checks credentials; on success the connection becomes the
@@ -117,18 +138,24 @@ func (s *Server) authenticate(conn net.Conn, reader *protocol.FrameReader, src i
 	sess.log.Info().Str("team", acc.team).Msg("agent authenticated")
 	s.connectionsChanged()
 	s.wakeStepLoop()
-	sess.run(reader, src)
+	_ = sess.run(reader, src) // the server's own logins are never handed back
 }
 
 // serveStatus answers status requests on a connection that started with one,
 // ignores anything else and ends when the client closes (docs/protocol.md, "The first frame of a connection") or
 // sends no status-request for the front desk timeout.
 func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
+	serveStatus(conn, reader, func() protocol.Message { return s.status.response(s.now()) }, s.frontDeskTimeout(), s.log)
+}
+
+// serveStatus is the status connection of a Server's or a Desk's front
+// desk; response is the status-response of the moment.
+func serveStatus(conn net.Conn, reader *protocol.FrameReader, response func() protocol.Message, timeout time.Duration, log zerolog.Logger) {
 	defer conn.Close()
-	if !writeMessage(conn, s.status.response(s.now())) {
+	if !writeMessage(conn, response()) {
 		return
 	}
-	_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
+	_ = conn.SetReadDeadline(time.Now().Add(timeout))
 	for {
 		frame, err := reader.Next()
 		var tooLarge *protocol.FrameTooLargeError
@@ -137,15 +164,15 @@ func (s *Server) serveStatus(conn net.Conn, reader *protocol.FrameReader) {
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				s.log.Debug().Err(err).Msg("status connection ended")
+				log.Debug().Err(err).Msg("status connection ended")
 			}
 			return
 		}
 		if msg, err := protocol.Decode(frame); err == nil && msg.MessageType() == protocol.TypeStatusRequest {
-			if !writeMessage(conn, s.status.response(s.now())) {
+			if !writeMessage(conn, response()) {
 				return
 			}
-			_ = conn.SetReadDeadline(time.Now().Add(s.frontDeskTimeout()))
+			_ = conn.SetReadDeadline(time.Now().Add(timeout))
 		}
 	}
 }

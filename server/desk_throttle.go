@@ -149,14 +149,27 @@ func (t *loginThrottle) makeRoom(now time.Time) {
 
 // checkLogin checks an auth-request's credentials (acc nil: unknown user)
 // after the throttle's turn for its address and account, and records the
-// outcome. The password is compared in constant time.
+// outcome.
 func (s *Server) checkLogin(conn net.Conn, req protocol.AuthRequest, acc *account) bool {
-	key := throttleKey{addr: remoteHost(conn.RemoteAddr())}
+	var password string
 	if acc != nil {
-		key.user = acc.user
+		password = acc.password
 	}
-	log := s.log.With().Str("user", req.User).Str("remote", conn.RemoteAddr().String()).Logger()
-	wait, ok := s.throttle.admit(key, time.Now(), s.frontDeskTimeout())
+	return s.throttle.check(conn, req, acc != nil, password, s.frontDeskTimeout(), s.quit, s.log)
+}
+
+// check checks an auth-request's credentials against password (known:
+// the user exists) after the throttle's turn for its address and account,
+// and records the outcome; limit is the front desk timeout, quit ends a
+// wait for a turn. The password is compared in constant time. The front
+// desks of a Server and of a Desk share it.
+func (t *loginThrottle) check(conn net.Conn, req protocol.AuthRequest, known bool, password string, limit time.Duration, quit <-chan struct{}, log zerolog.Logger) bool {
+	key := throttleKey{addr: remoteHost(conn.RemoteAddr())}
+	if known {
+		key.user = req.User
+	}
+	log = log.With().Str("user", req.User).Str("remote", conn.RemoteAddr().String()).Logger()
+	wait, ok := t.admit(key, time.Now(), limit)
 	if !ok {
 		log.Debug().Dur("turnIn", wait).Msg("refused a throttled login without checking it")
 		return false
@@ -166,12 +179,12 @@ func (s *Server) checkLogin(conn net.Conn, req protocol.AuthRequest, acc *accoun
 		defer timer.Stop()
 		select {
 		case <-timer.C:
-		case <-s.quit:
+		case <-quit:
 			return false
 		}
 	}
-	good := acc != nil && sameSecret(acc.password, req.Password)
-	failures, starts := s.throttle.result(key, good, time.Now())
+	good := known && sameSecret(password, req.Password)
+	failures, starts := t.result(key, good, time.Now())
 	if starts {
 		log.Warn().Int("failures", throttleFree).Dur("firstDelay", throttleDelay(throttleFree)).
 			Msg("failed logins from this address are throttled from now on (logged once)")
@@ -182,7 +195,7 @@ func (s *Server) checkLogin(conn net.Conn, req protocol.AuthRequest, acc *accoun
 		if failures > throttleFree {
 			lvl = zerolog.DebugLevel
 		}
-		log.WithLevel(lvl).Bool("known", acc != nil).Msg("authentication failed")
+		log.WithLevel(lvl).Bool("known", known).Msg("authentication failed")
 	}
 	return good
 }

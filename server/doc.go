@@ -2,7 +2,8 @@
 // or a clock. The TCP front desk (authentication and status requests), one
 // session per agent account with its reader and writer goroutines, the step
 // loop with its deadlines, matches and tournaments (round-robin, manual,
-// random, a single match), the writer of the tournament folder, and the
+// random, a single match), the front desk of an agent port shared by the
+// matches of a ladder (Desk), the writer of the tournament folder, and the
 // organiser's controls (console commands; the HTTP admin API in
 // server/admin).
 //
@@ -19,7 +20,10 @@
 //
 //	server.go               Server, Options, Open/Run/Close, connection tracking
 //	listen*.go              the agent port: TCP keepalive, TLS, TCP_USER_TIMEOUT (Linux)
-//	desk*.go                the front desk: login, status-response, login throttling
+//	desk*.go                the front desk: login, status-response, login throttling;
+//	                        desk_shared.go, desk_idle.go: a Desk, the front desk of a port that
+//	                        several matches share (massim ladder), holding idle connections
+//	handover.go             connections lent by a Desk to a match's server and handed back
 //	session*.go, account.go one connection (reader, writer, outbox) and the account it serves
 //	rawio*.go               raw non-blocking socket reads and writes of sessions
 //	simulation*.go          the step loop, its stats (conduct) and the replay of recorded steps (rerun)

@@ -17,21 +17,27 @@ import (
 var agentKeepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}
 
 // listenAgents opens the agent port: TCP with keepalive and, on Linux, a
-// TCP user timeout; wrapped in TLS when server.agentTLSCert is set.
-func (s *Server) listenAgents(addr string) (net.Listener, error) {
+// TCP user timeout; wrapped in TLS when server.agentTLSCert is set. The
+// server's own port and a Desk's are opened alike.
+func listenAgents(cfg *config.Config, addr string) (net.Listener, error) {
 	lc := net.ListenConfig{KeepAliveConfig: agentKeepAlive}
 	l, err := lc.Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("server: listen for agents on %s: %w", addr, err)
 	}
-	return s.wrapAgentListener(l)
+	return agentListener(cfg, l)
 }
 
-// wrapAgentListener makes a TCP listener an agent port: the TCP user
-// timeout and, when server.agentTLSCert is set, TLS.
+// wrapAgentListener makes a TCP listener an agent port (agentListener).
 func (s *Server) wrapAgentListener(l net.Listener) (net.Listener, error) {
-	l = &userTimeoutListener{Listener: l, timeout: s.cfg.Server.SilenceTimeout}
-	files := s.cfg.Server.AgentTLS
+	return agentListener(s.cfg, l)
+}
+
+// agentListener makes a TCP listener an agent port: the TCP user timeout
+// and, when server.agentTLSCert is set, TLS.
+func agentListener(cfg *config.Config, l net.Listener) (net.Listener, error) {
+	l = &userTimeoutListener{Listener: l, timeout: cfg.Server.SilenceTimeout}
+	files := cfg.Server.AgentTLS
 	if !files.On() {
 		return l, nil
 	}

@@ -71,6 +71,14 @@ type Options struct {
 	MinStepDuration time.Duration
 	// Rerun starts the (single) simulation from a recorded one.
 	Rerun *sim.Rerun
+	// Desk makes this server one of several that share an agent port
+	// (massim ladder, docs/seasons.md): it opens no port of its own; the
+	// desk lends it the connections of its accounts, which have logged in
+	// there already (Desk.Lend), and at the end of Run they go back to the
+	// desk, open and idle, instead of being told bye and closed. Its steps
+	// do not hold their thread while the answers gather (answerPacer): the
+	// other matches of the process need it.
+	Desk *Desk
 	// Now is the game clock (tests); nil means time.Now. It stamps
 	// request-actions and deadlines, judges whether an answer came in time
 	// and dates status responses. Socket read and write deadlines always
@@ -106,8 +114,11 @@ type Server struct {
 	// (teamcommands_sandbox.go), closed with the server's own.
 	teamPorts map[net.Listener]struct{}
 	closed    bool
-	quit      chan struct{} // closed by shutdown: waits of connections end
-	throttle  loginThrottle // failed logins per remote address (throttle.go)
+	// handingBack: the connections go back to Options.Desk; it adopts
+	// no more (handover.go).
+	handingBack bool
+	quit        chan struct{} // closed by shutdown: waits of connections end
+	throttle    loginThrottle // failed logins per remote address (throttle.go)
 }
 
 // New prepares a server for a validated config.
@@ -170,7 +181,7 @@ func (s *Server) Open() error {
 				Msg("the previous server of this tournament folder has ended without releasing it; lock taken over")
 		}
 	}
-	if s.listener == nil {
+	if s.listener == nil && s.opts.Desk == nil {
 		if err := s.Listen(); err != nil {
 			s.Close()
 			return err
@@ -183,7 +194,7 @@ func (s *Server) Open() error {
 // Close closes the agent port and every connection and releases the
 // tournament folder. Run closes at its end; closing again does nothing.
 func (s *Server) Close() {
-	if s.listener != nil {
+	if s.listener != nil || s.opts.Desk != nil {
 		s.shutdown()
 	}
 	s.notifier.flush() // the connections are gone: their last status goes out
@@ -199,7 +210,7 @@ func (s *Server) Listen() error {
 	if addr == "" {
 		addr = ":" + strconv.Itoa(s.cfg.Server.Port)
 	}
-	l, err := s.listenAgents(addr)
+	l, err := listenAgents(s.cfg, addr)
 	if err != nil {
 		return err
 	}
@@ -210,8 +221,14 @@ func (s *Server) Listen() error {
 	return nil
 }
 
-// Addr is the address agents connect to (after Listen).
-func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+// Addr is the address agents connect to (after Listen): with
+// Options.Desk, the desk's.
+func (s *Server) Addr() net.Addr {
+	if s.opts.Desk != nil {
+		return s.opts.Desk.Addr()
+	}
+	return s.listener.Addr()
+}
 
 // Control is the organiser's handle on the tournament (console, admin API).
 func (s *Server) Control() *Control { return s.ctrl }
@@ -227,6 +244,9 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	defer s.Close()
+	if s.opts.Desk != nil {
+		defer s.handBack() // before Close: the connections stay open
+	}
 	p, err := s.openTournament()
 	if err != nil {
 		return Summary{}, withPackage(err)
@@ -258,7 +278,9 @@ func (s *Server) Run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return summary, withPackage(errors.Join(err, unrecorded))
 	}
-	s.sayBye()
+	if s.opts.Desk == nil {
+		s.sayBye()
+	}
 	return summary, unrecorded
 }
 
@@ -328,7 +350,9 @@ func (s *Server) shutdown() {
 		close(s.quit)
 	}
 	s.closed = true
-	_ = s.listener.Close()
+	if s.listener != nil {
+		_ = s.listener.Close()
+	}
 	for l := range s.teamPorts {
 		_ = l.Close()
 	}

@@ -34,6 +34,11 @@ type session struct {
 	// did. See silenceExceeded.
 	silentSince  atomic.Int64
 	silenceLimit time.Duration // server.silenceTimeout; 0: never
+	// lent is the login a Desk lent this session's server (nil for the
+	// server's own logins); handingBack says the session is ending to
+	// give the connection back to the desk, open (handover.go).
+	lent        *deskLogin
+	handingBack atomic.Bool
 }
 
 func newSession(srv *Server, conn net.Conn, acc *account) *session {
@@ -62,35 +67,53 @@ func (s *session) close() {
 	})
 }
 
-// run serves the session until the connection ends. reader is the frame
-// reader that already consumed the auth-request; src is its source (from
-// newSocketReader).
-func (s *session) run(reader *protocol.FrameReader, src io.Reader) {
+// run serves the session until the connection ends, or until it is
+// handed back to a Desk (release): then it returns the login to give back,
+// else nil. reader is the frame reader that already consumed the
+// auth-request; src is its source (from newSocketReader).
+func (s *session) run(reader *protocol.FrameReader, src io.Reader) *deskLogin {
 	var wg sync.WaitGroup
+	wrote := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer close(wrote)
 		s.writeLoop()
 	}()
-	s.readLoop(reader, src)
-	s.close()
+	var back *deskLogin
+	if s.readLoop(reader, src) && s.handingBack.Load() {
+		back = s.giveBack(wrote)
+	}
+	if back == nil {
+		s.close()
+	}
 	wg.Wait()
 	s.acc.detach(s)
-	s.acc.counters.disconnects.Add(1)
 	s.srv.wakeStepLoop()
 	s.srv.connectionsChanged()
+	if back != nil {
+		s.log.Debug().Msg("connection back to the desk")
+		return back
+	}
+	s.acc.counters.disconnects.Add(1)
 	s.log.Info().Msg("agent disconnected")
+	return nil
 }
 
 // readLoop handles client frames until the connection ends. On a socket it
 // handles them inside the network poller's wait (socketReader.serve), so
-// that a read which could only say "nothing yet" is never made.
-func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) {
+// that a read which could only say "nothing yet" is never made. It
+// reports whether the reading was interrupted for a handover (release),
+// the connection left open.
+func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) (interrupted bool) {
 	sr, ok := src.(*socketReader)
 	if !ok {
-		for s.readFrame(reader) == nil {
+		err := s.readFrame(reader)
+		for err == nil {
+			err = s.readFrame(reader)
 		}
-		return
+		// Only an interruptibleReader says "would block" to a session.
+		return err == protocol.ErrWouldBlock
 	}
 	err := sr.serve(func() bool {
 		for {
@@ -104,8 +127,12 @@ func (s *session) readLoop(reader *protocol.FrameReader, src io.Reader) {
 		}
 	})
 	if err != nil {
+		if s.lent != nil && s.lent.handover.interrupted(err) {
+			return true
+		}
 		s.readEnded(err)
 	}
+	return false
 }
 
 // readFrame reads and handles the next frame; bad frames are logged and
@@ -229,6 +256,9 @@ func (s *session) writeLoop() {
 			}
 		}
 		s.out.done()
+		if last && s.handingBack.Load() {
+			return // the connection goes back to the desk, open
+		}
 		if last {
 			if tc, ok := s.conn.(*tls.Conn); ok {
 				_ = tc.CloseWrite() // close_notify: the client sees a clean end

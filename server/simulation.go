@@ -137,7 +137,7 @@ func (run *simulation) step(ctx context.Context) error {
 		acc.request(w.Step(), &run.percept, now, deadline, gate, &run.enc, run.srv.cfg.Server.WaitForOffline)
 	}
 	sent := time.Now()
-	if gate.waiting.Load() > 0 {
+	if gate.waiting.Load() > 0 && run.srv.opts.Desk == nil {
 		holdThread(run.pacer.hold(timeout))
 	}
 	settled, err := run.awaitActions(ctx, deadline.Sub(now), gate)

@@ -4,6 +4,7 @@
 //	massim serve -conf FILE        run the tournament of a config file
 //	massim match -conf FILE -teams A,B -out DIR   play one match (one job of a split tournament)
 //	massim league -conf FILE -dir DIR   play a whole tournament, match processes in parallel
+//	massim ladder -conf FILE -dir DIR   run a season: matches whenever teams are ready
 //	massim standings DIR...        merge the standings of tournament or match folders
 //	massim accounts -conf FILE     the credential sheet of each team
 //	massim agents -team A ...      connect sample agents to a server
@@ -52,6 +53,7 @@ func commands() []command {
 		{"serve", "run the tournament of a config file", runServe},
 		{"match", "play one match of a config's teams into a folder", runMatch},
 		{"league", "play every match of a tournament as match processes, several at a time, into a league folder", runLeague},
+		{"ladder", "run a season: one agent port, matches that start whenever teams are ready, ratings, scrimmages, qualification", runLadder},
 		{"standings", "merge and print the standings of tournament or match folders", runStandings},
 		{"accounts", "print the credential sheet of each team of a config", runAccounts},
 		{"practice", "practise against a sample team on a local server, with the monitor and a replay; or from a step of a replay", runPractice},
@@ -62,6 +64,7 @@ func commands() []command {
 		{"scores", "play seeds of the 2022 contest simulations: builder against random and against builder, a score table", runScores},
 		{"bench", "load test: one match of instant-answering agents against a server process", runBench},
 		{"bench-monitor", "load test: step time and memory of a match with and without live viewers", runBenchMonitor},
+		{"bench-ladder", "load test: many matches at once in one ladder process, step lateness, CPU and memory per match", runBenchLadder},
 	}
 }
 

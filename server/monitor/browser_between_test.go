@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/server/monitor"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 	"github.com/massim-go/massim/tournament"
 )
 

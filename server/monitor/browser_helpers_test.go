@@ -18,10 +18,10 @@ import (
 	"github.com/massim-go/massim/clients/agent"
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/config"
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 	"github.com/massim-go/massim/sim"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/internal/browsertest"
 )
 
 // pixelAt reads the colour of the page's canvas pixel under a page point.

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/internal/browsertest"
 )
 
 // TestBrowser_ReplayListShowsTeamsScoresStepsDateAndCompleteness lists a

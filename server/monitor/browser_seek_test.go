@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/server/monitor"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestBrowser_SeeksFarBackDecodeWhatTheServerDecodes opens a replay longer

@@ -7,10 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/protocol"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/scenario"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // The showcase is a small hand-made replay (20×12, steps -1 … 3) holding

@@ -17,10 +17,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/publish"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 	"github.com/massim-go/massim/tournament"
 )
 

@@ -14,9 +14,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/publish"
 	"github.com/massim-go/massim/replays/matchtest"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestTiming_SeekCPU measures where the page's thread spends its time in

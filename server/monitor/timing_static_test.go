@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/publish"
 	"github.com/massim-go/massim/replays/matchtest"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestTiming_StaticSite measures the published site (no assertions: the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/massim-go/massim/internal/browsertest"
 	"github.com/massim-go/massim/replays/matchtest"
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
 )
 
 // TestTiming_OpenSeekAndManyViewers measures what a viewer waits for (no

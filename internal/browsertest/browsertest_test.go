@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/massim-go/massim/server/monitor/internal/browsertest"
+	"github.com/massim-go/massim/internal/browsertest"
 )
 
 // TestPage_SeesWhatIsDisplayedAndCollectsErrors checks the helpers on a

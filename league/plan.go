@@ -34,14 +34,17 @@ type Plan struct {
 	// Config is the absolute path of the config file; ConfigChecksum is
 	// its checksum (config.Config.Checksum), which a resumed league and
 	// every match child must find unchanged.
-	Config         string    `json:"config"`
-	ConfigChecksum string    `json:"configChecksum"`
-	Mode           string    `json:"mode"`           // round-robin, manual or random
-	Seed           *int64    `json:"seed,omitempty"` // random mode: the seed of the line-ups
-	Teams          []string  `json:"teams"`          // every team, config order
-	Steps          []int     `json:"steps"`          // steps of each simulation of a match
-	Created        time.Time `json:"created"`
-	Matches        []Match   `json:"matches"`
+	Config         string   `json:"config"`
+	ConfigChecksum string   `json:"configChecksum"`
+	Mode           string   `json:"mode"`           // round-robin, manual or random
+	Seed           *int64   `json:"seed,omitempty"` // random mode: the seed of the line-ups
+	Teams          []string `json:"teams"`          // every team, config order
+	Steps          []int    `json:"steps"`          // steps of each simulation of a match
+	// Rounds is how often every pairing is played (-rounds; 0 in plans of
+	// older versions: once).
+	Rounds  int       `json:"rounds,omitempty"`
+	Created time.Time `json:"created"`
+	Matches []Match   `json:"matches"`
 }
 
 // Match is one match of the plan.
@@ -49,6 +52,22 @@ type Match struct {
 	Index int      `json:"index"`
 	Teams []string `json:"teams"` // match order
 	Dir   string   `json:"dir"`   // its folder, relative to the league folder
+	// Round is the 1-based round of the match (-rounds; 0 in plans of
+	// older versions: round 1); Seed is the random seed of its
+	// simulations, different in every round, when the league sets it.
+	Round int    `json:"round,omitempty"`
+	Seed  *int64 `json:"seed,omitempty"`
+	// Replaced lists the earlier plays of the match that were set aside
+	// to play it again (-replay, -replay-team), oldest first; only the
+	// match's current folder Dir counts.
+	Replaced []Replacement `json:"replaced,omitempty"`
+}
+
+// Replacement is an earlier play of a match, kept aside in its own folder.
+type Replacement struct {
+	Dir string    `json:"dir"` // the folder it was moved to, relative to the league folder
+	At  time.Time `json:"at"`  // when it was set aside
+	Why string    `json:"why"` // e.g. "-replay-team B"
 }
 
 // NewPlan plans the league of a config: every match of its tournament

@@ -62,6 +62,24 @@ type SimRecord struct {
 	Name       string       `json:"name"`  // <startMillis>_<team1>_<team2>…
 	MatchStart int64        `json:"matchStart"`
 	Scores     []TeamResult `json:"scores"` // match order
+	// Forfeit lists the teams none of whose agents connected during the
+	// simulation (docs/leagues.md, "Forfeits"): a loss for each of them and
+	// a win for a team that was there; when every team forfeits, the
+	// simulation is not played and counts for nobody. Ratings leave
+	// forfeited simulations out.
+	Forfeit []string `json:"forfeit,omitempty"`
+	// Absences says, for every team with an agent missing, how many of its
+	// agents connected and why the others did not; a team with some agents
+	// connected (partial absence) played the simulation.
+	Absences []Absence `json:"absences,omitempty"`
+}
+
+// Absence is one team's missing agents in a simulation.
+type Absence struct {
+	Team      string `json:"team"`
+	Connected int    `json:"connected"` // agents that connected during the simulation
+	Agents    int    `json:"agents"`    // agents the team plays with
+	Reason    string `json:"reason"`    // for people: what went wrong, e.g. the command's first error
 }
 
 // TeamResult is one team's result in a simulation.

@@ -137,7 +137,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, league.ErrInterrupted) {
 		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	}
-	return err
+	return leagueEnd(stdout, plan, sum, err)
 }
 
 // mergeLeague merges and prints the standings of a league folder.

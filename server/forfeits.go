@@ -28,7 +28,7 @@ func (s *Server) absences(mc *matchCommands, teams []config.Team, agents []sim.A
 		if tc == nil && !s.opts.ForfeitAbsent {
 			continue
 		}
-		a := sim.Absence{Team: t.Name, Connected: in, Agents: n, Reason: absenceReason(tc, t, in, n)}
+		a := sim.Absence{Team: t.Name, Connected: in, Agents: n, Reason: absenceReason(tc, t, in, n, neverConnected(agents, t.Name))}
 		out = append(out, a)
 		ev := s.log.Warn().Str("team", t.Name).Int("connected", in).Int("agents", n).Str("reason", a.Reason)
 		if a.Forfeited() {
@@ -53,13 +53,13 @@ func (mc *matchCommands) of(team string) *teamCommand {
 	return nil
 }
 
-// absenceReason says for people why in of a team's n agents connected
-// during a simulation: the failure of its command when there is one
-// ("program "x" not found"), else how many agents came.
-func absenceReason(tc *teamCommand, t config.Team, in, n int) string {
+// absenceReason says for people why only in of a team's n agents
+// connected during a simulation: the failure of its command when there is
+// one ("program "x" not found"), else which agents never came (missing).
+func absenceReason(tc *teamCommand, t config.Team, in, n int, missing []string) string {
 	agents := fmt.Sprintf("none of its %d agents connected", n)
 	if in > 0 {
-		agents = fmt.Sprintf("%d of its %d agents connected", in, n)
+		agents = "never connected: " + namesCapped(missing, 3)
 	}
 	switch {
 	case tc == nil:
@@ -98,4 +98,24 @@ func cannotStart(t config.Team, why string) string {
 		return fmt.Sprintf("program %q cannot be run (permission denied: not executable?)", program)
 	}
 	return "team command cannot start: " + why
+}
+
+// neverConnected lists the agents of team that were offline throughout
+// the simulation, in the order of the stats.
+func neverConnected(agents []sim.AgentStats, team string) []string {
+	var out []string
+	for _, a := range agents {
+		if a.Team == team && a.Actions+a.Timeouts == 0 {
+			out = append(out, a.Agent)
+		}
+	}
+	return out
+}
+
+// namesCapped joins names, at most limit of them and "and N more".
+func namesCapped(names []string, limit int) string {
+	if len(names) <= limit {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:limit], ", "), len(names)-limit)
 }

@@ -73,8 +73,13 @@ func TestAbsences_WhoForfeitsAndWhy(t *testing.T) {
 	s.opts.ForfeitAbsent = true
 	assert.Equal(t, []sim.Absence{
 		{Team: "A", Connected: 0, Agents: 2, Reason: "team command not started: boom"},
-		{Team: "B", Connected: 1, Agents: 2, Reason: "no team command, and 1 of its 2 agents connected"},
+		{Team: "B", Connected: 1, Agents: 2, Reason: "no team command, and never connected: B2"},
 	}, s.absences(mc, teams, agents))
 	assert.Equal(t, []sim.Absence{{Team: "B", Connected: 0, Agents: 2, Reason: "no team command, and none of its 2 agents connected"}},
 		s.absences(nil, []config.Team{plain}, agentsOf("B", 0, 2)))
+}
+
+func TestNamesCapped(t *testing.T) {
+	assert.Equal(t, "a1, a2", namesCapped([]string{"a1", "a2"}, 3))
+	assert.Equal(t, "a1, a2, a3 and 2 more", namesCapped([]string{"a1", "a2", "a3", "a4", "a5"}, 3))
 }

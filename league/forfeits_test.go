@@ -86,12 +86,52 @@ func TestDescribeAbsences_OnceEachWithTheSimulationsUnlessAll(t *testing.T) {
 // short of agents below the table; Merge hands the same to the runner.
 func TestMerge_ListsTheAbsences(t *testing.T) {
 	dir := t.TempDir()
+	p, merged := leagueWithAbsences(t, dir)
+	assert.Equal(t, 2, merged.File.Simulations, "the simulation nobody came to is not counted")
+	assert.Equal(t, 1, merged.File.NotPlayed)
+	forfeited, partial := Forfeits(merged.Absences)
+	assert.Equal(t, [2]int{2, 1}, [2]int{forfeited, partial})
+	text, err := os.ReadFile(filepath.Join(dir, StandingsText))
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "  score  forfeits  ")
+	assert.Contains(t, string(text), "\n2 matches with forfeits, 1 with agents missing, 1 simulations not played (every team forfeited):\n"+
+		"  match 000-A-B: B forfeited (program not found: \"nosuch\" is not on the PATH)\n"+
+		"  match 001-A-C: C played with 1 of 2 agents (never connected: agentC2)\n"+
+		"  match 002-B-C: B forfeited (x); C forfeited (none of its 2 agents connected)\n")
+
+	// The league's page and its JSON mark the same.
+	srv := httptest.NewServer(boardOf(p, merged))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/league.json")
+	require.NoError(t, err)
+	var v BoardView
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
+	resp.Body.Close()
+	assert.Equal(t, []string{"B"}, v.Matches[0].Forfeit)
+	assert.Empty(t, v.Matches[1].Forfeit)
+	assert.Equal(t, "C played with 1 of 2 agents (never connected: agentC2)", v.Matches[1].Absences)
+}
+
+// boardOf is the board of a league whose every match is finished.
+func boardOf(p *Plan, merged Merged) *Board {
+	b := NewBoard(p)
+	for _, m := range p.Matches {
+		b.ended(m, "finished", merged.Absences[m.Index])
+	}
+	b.setStandings(merged.File.Standings)
+	return b
+}
+
+// leagueWithAbsences records a round-robin of A, B and C in dir: in A-B
+// B forfeits, in A-C C plays with one agent of two, in B-C both forfeit.
+func leagueWithAbsences(t *testing.T, dir string) (*Plan, Merged) {
+	t.Helper()
 	cfg := demo(t, config.ModeRoundRobin, "A", "B", "C")
 	p, err := NewPlan(cfg, demoConfig, 0, 1, time.Now())
 	require.NoError(t, err)
 	sims := [][]tournament.SimRecord{
 		{withAbsence(played("s0", "A", 0, "B", 0), "B", 0, 2, `program not found: "nosuch" is not on the PATH`)},
-		{withAbsence(played("s1", "A", 3, "C", 1), "C", 1, 2, "1 of its 2 agents connected")},
+		{withAbsence(played("s1", "A", 3, "C", 1), "C", 1, 2, "never connected: agentC2")},
 		{withAbsence(withAbsence(played("s2", "B", 0, "C", 0), "B", 0, 2, "x"), "C", 0, 2, "none of its 2 agents connected")},
 	}
 	for i, s := range sims {
@@ -105,43 +145,7 @@ func TestMerge_ListsTheAbsences(t *testing.T) {
 	}
 	merged, err := Merge(dir, p, time.Now())
 	require.NoError(t, err)
-	assert.Equal(t, 2, merged.File.Simulations, "the simulation nobody came to is not counted")
-	assert.Equal(t, 1, merged.File.NotPlayed)
-	forfeited, partial := Forfeits(merged.Absences)
-	assert.Equal(t, [2]int{2, 1}, [2]int{forfeited, partial})
-	text, err := os.ReadFile(filepath.Join(dir, StandingsText))
-	require.NoError(t, err)
-	assert.Contains(t, string(text), "  score  forfeits  ")
-	assert.Contains(t, string(text), "\n2 matches with forfeits, 1 with agents missing, 1 simulations not played (every team forfeited):\n"+
-		"  match 000-A-B: B forfeited (program not found: \"nosuch\" is not on the PATH)\n"+
-		"  match 001-A-C: C played with 1 of 2 agents (1 of its 2 agents connected)\n"+
-		"  match 002-B-C: B forfeited (x); C forfeited (none of its 2 agents connected)\n")
-
-	// The league's page and its JSON mark the same.
-	b := NewBoard(p)
-	for _, m := range p.Matches {
-		b.ended(m, "finished", merged.Absences[m.Index])
-	}
-	b.setStandings(merged.File.Standings)
-	srv := httptest.NewServer(b)
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/league.json")
-	require.NoError(t, err)
-	var v BoardView
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
-	resp.Body.Close()
-	assert.Equal(t, []string{"B"}, v.Matches[0].Forfeit)
-	assert.Empty(t, v.Matches[1].Forfeit)
-	assert.Equal(t, "C played with 1 of 2 agents (1 of its 2 agents connected)", v.Matches[1].Absences)
-	resp, err = http.Get(srv.URL + "/")
-	require.NoError(t, err)
-	var page bytes.Buffer
-	_, err = page.ReadFrom(resp.Body)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Contains(t, page.String(), `<span class="absent">forfeit: B forfeited (program not found: &#34;nosuch&#34; is not on the PATH)</span>`)
-	assert.Contains(t, page.String(), `<span class="partial">agents missing: C played with 1 of 2 agents`)
-	assert.Contains(t, page.String(), "<th>forfeits</th>")
+	return p, merged
 }
 
 // The progress view counts the matches with forfeits and shows the latest

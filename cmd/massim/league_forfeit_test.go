@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -161,4 +162,13 @@ func TestLeague_ForfeitsAreRecordedCountedAndSaid(t *testing.T) {
 		assert.Contains(t, console, line)
 	}
 	assert.NotContains(t, console, `"message":"match finished"`, "no match finished without saying who was missing")
+
+	// A forfeit is a result: -resume plays nothing again and says the
+	// same; -merge lists the absences too.
+	r = startLeague(t, "-dir", dir, "-resume")
+	require.Equal(t, exitLeagueForfeits, r.wait(t))
+	assert.Empty(t, r.childPIDs(t), "no match is played again")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"league", "-dir", dir, "-merge"}, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "  match 003-B-C: B forfeited ("+notFound+"); C forfeited ("+never+")\n")
 }

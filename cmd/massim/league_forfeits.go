@@ -19,17 +19,13 @@ const (
 
 // leagueEnd prints the league's forfeits and teams short of agents after
 // its standings, and turns what happened into the exit code: err is the
-// run's (failed matches) or nil.
+// run's (interrupted, failed matches) or nil.
 func leagueEnd(stdout io.Writer, plan *league.Plan, sum league.Summary, err error) error {
-	lines := league.AbsenceLines(plan, sum.Standings.Absences)
-	forfeited, partial := sum.Forfeited()
-	if len(lines) > 0 {
-		fmt.Fprintf(stdout, "\n%d matches with forfeits, %d with agents missing (docs/leagues.md, \"Forfeits\"):\n", forfeited, partial)
-		for _, l := range lines {
-			fmt.Fprintln(stdout, "  "+l)
-		}
-	}
+	printAbsences(stdout, plan, sum.Standings.Absences)
+	forfeited, _ := sum.Forfeited()
 	switch {
+	case errors.Is(err, league.ErrInterrupted):
+		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
 	case errors.Is(err, league.ErrMatchesFailed):
 		return &exitError{code: exitLeagueFailed, err: err}
 	case err != nil:
@@ -39,4 +35,18 @@ func leagueEnd(stdout io.Writer, plan *league.Plan, sum league.Summary, err erro
 			"the standings count them as losses for the absent teams)", forfeited, sum.Planned)}
 	}
 	return nil
+}
+
+// printAbsences lists every match of the league with a forfeit or a team
+// short of agents (nothing when there is none).
+func printAbsences(w io.Writer, plan *league.Plan, absences map[int][]league.Absent) {
+	lines := league.AbsenceLines(plan, absences)
+	if len(lines) == 0 {
+		return
+	}
+	forfeited, partial := league.Forfeits(absences)
+	fmt.Fprintf(w, "\n%d matches with forfeits, %d with agents missing (docs/leagues.md, \"Forfeits\"):\n", forfeited, partial)
+	for _, l := range lines {
+		fmt.Fprintln(w, "  "+l)
+	}
 }

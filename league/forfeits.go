@@ -109,15 +109,29 @@ func writeAbsences(w io.Writer, p *Plan, m Merged) {
 	if len(lines) == 0 {
 		return
 	}
-	forfeited, partial := Forfeits(m.Absences)
-	fmt.Fprintf(w, "\n%d matches with forfeits, %d with agents missing", forfeited, partial)
-	if m.File.NotPlayed > 0 {
-		fmt.Fprintf(w, ", %d simulations not played (every team forfeited)", m.File.NotPlayed)
-	}
-	fmt.Fprintln(w, ":")
+	fmt.Fprintf(w, "\n%s:\n", AbsenceHeading(m.Absences, m.File.NotPlayed))
 	for _, l := range lines {
 		fmt.Fprintln(w, "  "+l)
 	}
+}
+
+// AbsenceHeading counts the absences of a league for the line above their
+// list: "3 matches with forfeits, 1 with agents missing, 1 simulation not
+// played (every team forfeited)"; notPlayed is StandingsFile.NotPlayed.
+func AbsenceHeading(byMatch map[int][]Absent, notPlayed int) string {
+	forfeited, partial := Forfeits(byMatch)
+	matches := "matches"
+	if forfeited == 1 {
+		matches = "match"
+	}
+	s := fmt.Sprintf("%d %s with forfeits, %d with agents missing", forfeited, matches, partial)
+	switch {
+	case notPlayed == 1:
+		s += ", 1 simulation not played (every team forfeited)"
+	case notPlayed > 1:
+		s += fmt.Sprintf(", %d simulations not played (every team forfeited)", notPlayed)
+	}
+	return s
 }
 
 // Forfeits counts the matches of byMatch with a forfeit and those with

@@ -94,7 +94,7 @@ func TestMerge_ListsTheAbsences(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join(dir, StandingsText))
 	require.NoError(t, err)
 	assert.Contains(t, string(text), "  score  forfeits  ")
-	assert.Contains(t, string(text), "\n2 matches with forfeits, 1 with agents missing, 1 simulations not played (every team forfeited):\n"+
+	assert.Contains(t, string(text), "\n2 matches with forfeits, 1 with agents missing, 1 simulation not played (every team forfeited):\n"+
 		"  match 000-A-B: B forfeited (program not found: \"nosuch\" is not on the PATH)\n"+
 		"  match 001-A-C: C played with 1 of 2 agents (never connected: agentC2)\n"+
 		"  match 002-B-C: B forfeited (x); C forfeited (none of its 2 agents connected)\n")
@@ -174,4 +174,12 @@ func TestView_ShowsForfeits(t *testing.T) {
 	assert.Contains(t, logs.String(), `"forfeit":["B"]`)
 	assert.Contains(t, logs.String(), `"message":"match finished, B forfeited (program not found)"`)
 	assert.True(t, strings.Contains(logs.String(), `"level":"warn"`))
+}
+
+func TestAbsenceHeading_CountsForPeople(t *testing.T) {
+	m := Match{Dir: "matches/000-A-B"}
+	one := map[int][]Absent{0: {{m, 0, tournament.Absence{Team: "B", Agents: 2}}}}
+	assert.Equal(t, "1 match with forfeits, 0 with agents missing", AbsenceHeading(one, 0))
+	two := map[int][]Absent{0: one[0], 1: one[0], 2: {{m, 0, tournament.Absence{Team: "B", Connected: 1, Agents: 2}}}}
+	assert.Equal(t, "2 matches with forfeits, 1 with agents missing, 3 simulations not played (every team forfeited)", AbsenceHeading(two, 3))
 }

@@ -155,7 +155,7 @@ func mergeLeague(dir string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", dir)
-	printAbsences(stdout, plan, merged.Absences)
+	printAbsences(stdout, plan, merged)
 	return nil
 }
 

@@ -142,7 +142,7 @@ func TestLeague_ForfeitsAreRecordedCountedAndSaid(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join(dir, league.StandingsText))
 	require.NoError(t, err)
 	assert.Contains(t, string(text), "  forfeits  ")
-	assert.Contains(t, string(text), "3 matches with forfeits, 1 with agents missing, 1 simulations not played (every team forfeited):\n")
+	assert.Contains(t, string(text), "3 matches with forfeits, 1 with agents missing, 1 simulation not played (every team forfeited):\n")
 	assert.Contains(t, string(text), "  match 003-B-C: B forfeited ("+notFound+"); C forfeited ("+never+")\n")
 
 	// The console: each match's line and the final summary.
@@ -153,7 +153,7 @@ func TestLeague_ForfeitsAreRecordedCountedAndSaid(t *testing.T) {
 		`"message":"match finished, B forfeited (` + strings.ReplaceAll(notFound, `"`, `\"`) + `)"`,
 		`"message":"match finished, C forfeited (` + never + `)"`,
 		`"message":"match finished, D played with 1 of 2 agents (` + half + `)"`,
-		"\n3 matches with forfeits, 1 with agents missing (docs/leagues.md, \"Forfeits\"):\n",
+		"\n3 matches with forfeits, 1 with agents missing, 1 simulation not played (every team forfeited):\n",
 		"  match 000-A-B: B forfeited (" + notFound + ")\n",
 		"  match 002-A-D: D played with 1 of 2 agents (" + half + ")\n",
 		"  match 003-B-C: B forfeited (" + notFound + "); C forfeited (" + never + ")\n",

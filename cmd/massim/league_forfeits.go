@@ -21,7 +21,7 @@ const (
 // its standings, and turns what happened into the exit code: err is the
 // run's (interrupted, failed matches) or nil.
 func leagueEnd(stdout io.Writer, plan *league.Plan, sum league.Summary, err error) error {
-	printAbsences(stdout, plan, sum.Standings.Absences)
+	printAbsences(stdout, plan, sum.Standings)
 	forfeited, _ := sum.Forfeited()
 	switch {
 	case errors.Is(err, league.ErrInterrupted):
@@ -32,20 +32,19 @@ func leagueEnd(stdout io.Writer, plan *league.Plan, sum league.Summary, err erro
 		return err
 	case forfeited > 0:
 		return &exitError{code: exitLeagueForfeits, err: fmt.Errorf("%d of %d matches had forfeits: a team none of whose agents connected (listed above; "+
-			"the standings count them as losses for the absent teams)", forfeited, sum.Planned)}
+			"the standings count them as losses for the absent teams; docs/leagues.md, \"Forfeits\")", forfeited, sum.Planned)}
 	}
 	return nil
 }
 
 // printAbsences lists every match of the league with a forfeit or a team
 // short of agents (nothing when there is none).
-func printAbsences(w io.Writer, plan *league.Plan, absences map[int][]league.Absent) {
-	lines := league.AbsenceLines(plan, absences)
+func printAbsences(w io.Writer, plan *league.Plan, merged league.Merged) {
+	lines := league.AbsenceLines(plan, merged.Absences)
 	if len(lines) == 0 {
 		return
 	}
-	forfeited, partial := league.Forfeits(absences)
-	fmt.Fprintf(w, "\n%d matches with forfeits, %d with agents missing (docs/leagues.md, \"Forfeits\"):\n", forfeited, partial)
+	fmt.Fprintf(w, "\n%s:\n", league.AbsenceHeading(merged.Absences, merged.File.NotPlayed))
 	for _, l := range lines {
 		fmt.Fprintln(w, "  "+l)
 	}

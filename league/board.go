@@ -22,6 +22,7 @@ type Board struct {
 	plan      *Plan
 	running   map[int]*child
 	state     map[int]string // finished, failed, stopped
+	absent    map[int][]Absent
 	standings []tournament.Standing
 	teams     []BoardTeam
 }
@@ -42,7 +43,7 @@ func (b *Board) SetTeams(teams []BoardTeam) {
 
 // NewBoard is the board of a plan.
 func NewBoard(p *Plan) *Board {
-	return &Board{plan: p, running: map[int]*child{}, state: map[int]string{}}
+	return &Board{plan: p, running: map[int]*child{}, state: map[int]string{}, absent: map[int][]Absent{}}
 }
 
 func (b *Board) started(c *child) {
@@ -54,7 +55,9 @@ func (b *Board) started(c *child) {
 	b.running[c.match.Index] = c
 }
 
-func (b *Board) ended(m Match, state string) {
+// ended marks a match ended in state, with the absences its folder
+// records (finished matches).
+func (b *Board) ended(m Match, state string, absent []Absent) {
 	if b == nil {
 		return
 	}
@@ -62,6 +65,7 @@ func (b *Board) ended(m Match, state string) {
 	defer b.mu.Unlock()
 	delete(b.running, m.Index)
 	b.state[m.Index] = state
+	b.absent[m.Index] = absent
 }
 
 func (b *Board) setStandings(rows []tournament.Standing) {
@@ -81,6 +85,11 @@ type BoardMatch struct {
 	State    string   `json:"state"`              // pending, running, finished, failed, stopped
 	Progress string   `json:"progress,omitempty"` // a running match's simulation and step
 	Monitor  string   `json:"monitor,omitempty"`  // a running match's live monitor
+	// Forfeit lists the teams that forfeited a simulation of a finished
+	// match; Absences says who was missing and why, in words
+	// (docs/leagues.md, "Forfeits").
+	Forfeit  []string `json:"forfeit,omitempty"`
+	Absences string   `json:"absences,omitempty"`
 }
 
 // BoardView is what the board shows.
@@ -100,6 +109,9 @@ func (b *Board) view(host string) BoardView {
 		bm := BoardMatch{Index: m.Index, Name: m.Name(), Teams: m.Teams, State: "pending"}
 		if s, ok := b.state[m.Index]; ok {
 			bm.State = s
+		}
+		if list := b.absent[m.Index]; len(list) > 0 {
+			bm.Forfeit, bm.Absences = ForfeitingTeams(list), DescribeAbsences(list, len(b.plan.Steps))
 		}
 		if c, ok := b.running[m.Index]; ok {
 			bm.State = "running"
@@ -129,16 +141,16 @@ func linkOn(host, u string) string {
 var boardPage = template.Must(template.New("board").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>league</title>
 <style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}
-.running{font-weight:bold}.failed{color:#b00}</style></head><body>
+.running{font-weight:bold}.failed{color:#b00}.absent{color:#b00}.partial{color:#a60}</style></head><body>
 <h1>League</h1>
 <table><tr><th>match</th><th>teams</th><th>state</th><th></th></tr>
 {{range .Matches}}<tr class="{{.State}}"><td>{{.Name}}</td><td>{{range $i, $t := .Teams}}{{if $i}} vs {{end}}{{$t}}{{end}}</td>
-<td>{{.State}} {{.Progress}}</td><td>{{if .Monitor}}<a href="{{.Monitor}}">monitor</a>{{end}}</td></tr>
+<td>{{.State}} {{.Progress}}{{if .Absences}} <span class="{{if .Forfeit}}absent{{else}}partial{{end}}">{{if .Forfeit}}forfeit{{else}}agents missing{{end}}: {{.Absences}}</span>{{end}}</td><td>{{if .Monitor}}<a href="{{.Monitor}}">monitor</a>{{end}}</td></tr>
 {{end}}</table>
 <h2>Standings</h2>
-<table><tr><th>rank</th><th>team</th><th>played</th><th>won</th><th>drawn</th><th>lost</th><th>points</th><th>score</th><th>rating</th></tr>
+<table><tr><th>rank</th><th>team</th><th>played</th><th>won</th><th>drawn</th><th>lost</th><th>points</th><th>score</th><th>forfeits</th><th>rating</th></tr>
 {{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Team}}</td><td>{{.Played}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td>
-<td>{{.Points}}</td><td>{{.Score}}</td><td>{{printf "%.0f ± %.0f" .Rating .RatingError}}</td></tr>
+<td>{{.Points}}</td><td>{{.Score}}</td><td>{{.Forfeits}}</td><td>{{printf "%.0f ± %.0f" .Rating .RatingError}}</td></tr>
 {{end}}</table>
 <h2>Teams</h2>
 <table><tr><th>team</th><th>isolation</th></tr>

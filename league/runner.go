@@ -16,6 +16,10 @@ import (
 // stopped, and -resume continues it.
 var ErrInterrupted = errors.New("league: interrupted")
 
+// ErrMatchesFailed marks a league run in which some match processes failed
+// to finish their match; -resume plays them again.
+var ErrMatchesFailed = errors.New("-resume plays them again")
+
 // DefaultGrace is how long a match child has to stop after SIGTERM before
 // it is killed: longer than a match's own grace for its team processes
 // (teamStopGrace, 5 s by default), so that it can stop them itself.
@@ -48,8 +52,12 @@ type Summary struct {
 	Skipped   int      // matches found finished when the run started
 	Played    []Match  // matches this run finished
 	Failed    []Failed // matches whose child failed; -resume plays them again
-	Standings Merged   // the standings after the run
+	Standings Merged   // the standings after the run, with every recorded absence
 }
+
+// Forfeited counts the league's matches (this run's and earlier ones) with
+// a forfeit, and those with only teams short of agents.
+func (s Summary) Forfeited() (forfeited, partial int) { return Forfeits(s.Standings.Absences) }
 
 // Failed is a match whose child ended without finishing it.
 type Failed struct {
@@ -93,13 +101,14 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	sum.Standings = merged
 	opts.Board.setStandings(merged.File.Standings)
-	for _, m := range p.Matches {
-		if !slices.ContainsFunc(pending, func(q Match) bool { return q.Index == m.Index }) {
-			opts.Board.ended(m, "finished")
-		}
-	}
 	st := &status{planned: len(p.Matches), done: sum.Skipped, left: len(pending), started: opts.now(),
 		matchSteps: p.TotalSteps(), steps: p.Steps, standings: merged.File.Standings}
+	for _, m := range p.Matches {
+		if !slices.ContainsFunc(pending, func(q Match) bool { return q.Index == m.Index }) {
+			opts.Board.ended(m, "finished", merged.Absences[m.Index])
+			st.absent(merged.Absences[m.Index])
+		}
+	}
 	ended := make(chan *child)
 	var running []*child
 	interrupted := false
@@ -138,23 +147,25 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			dur := opts.now().Sub(c.started)
 			switch {
 			case c.err == nil && Finished(opts.Dir, c.match):
-				opts.Board.ended(c.match, "finished")
+				absent := AbsencesOf(opts.Dir, c.match)
+				opts.Board.ended(c.match, "finished", absent)
 				sum.Played = append(sum.Played, c.match)
 				st.done++
+				st.absent(absent)
 				_, played := c.progress(p.Steps, true)
 				st.stepsPlayed += played
-				opts.Log.Info().Str("match", c.match.Name()).Dur("took", dur.Round(time.Millisecond)).Msg("match finished")
+				logFinished(opts.Log, c.match, dur, absent, len(p.Steps))
 			case interrupted:
 				_, played := c.progress(p.Steps, false)
 				st.stepsPlayed += played
-				opts.Board.ended(c.match, "stopped")
+				opts.Board.ended(c.match, "stopped", nil)
 				opts.Log.Info().Str("match", c.match.Name()).Msg("match stopped; -resume plays it on")
 			default:
 				err := c.err
 				if err == nil {
 					err = errors.New("the match process ended without finishing the match")
 				}
-				opts.Board.ended(c.match, "failed")
+				opts.Board.ended(c.match, "failed", nil)
 				sum.Failed = append(sum.Failed, Failed{Match: c.match, Err: err, Log: c.logPath})
 				st.failed++
 				opts.Log.Error().Str("match", c.match.Name()).Err(err).Str("log", c.logPath).Msg("match failed")
@@ -193,5 +204,5 @@ func failedError(failed []Failed) error {
 		}
 		errs = append(errs, fmt.Errorf("match %s: %s", f.Match.Name(), what))
 	}
-	return fmt.Errorf("league: %d matches failed; -resume plays them again: %w", len(failed), errors.Join(errs...))
+	return fmt.Errorf("league: %d matches failed; %w: %w", len(failed), ErrMatchesFailed, errors.Join(errs...))
 }

@@ -30,6 +30,28 @@ type status struct {
 	matchSteps                  int   // steps of a whole match
 	steps                       []int // steps of each simulation
 	standings                   []tournament.Standing
+	// forfeited and partial count the finished matches with a forfeit and
+	// those with only teams short of agents; absences are their lines
+	// ("003-A-C: C forfeited (…)"), the latest last.
+	forfeited, partial int
+	absences           []string
+}
+
+// liveAbsenceRows caps the absence lines in the terminal block; all of
+// them are in standings.txt and the final summary.
+const liveAbsenceRows = 5
+
+// absent counts a finished match's absences.
+func (st *status) absent(list []Absent) {
+	if len(list) == 0 {
+		return
+	}
+	if len(ForfeitingTeams(list)) > 0 {
+		st.forfeited++
+	} else {
+		st.partial++
+	}
+	st.absences = append(st.absences, list[0].Match.Name()+": "+DescribeAbsences(list, len(st.steps)))
 }
 
 // View shows a league's progress: on a terminal a block of lines rewritten
@@ -98,7 +120,8 @@ func (v *View) show(st *status, now time.Time) {
 	if v.log == nil {
 		return
 	}
-	ev := v.log.Info().Int("done", st.done).Int("running", len(st.running)).Int("left", st.left).Int("failed", st.failed)
+	ev := v.log.Info().Int("done", st.done).Int("running", len(st.running)).Int("left", st.left).Int("failed", st.failed).
+		Int("forfeited", st.forfeited).Int("partial", st.partial)
 	if left, ok := st.timeLeft(now); ok {
 		ev = ev.Dur("timeLeft", left.Round(time.Second))
 	}
@@ -144,6 +167,12 @@ func (v *View) block(st *status, now time.Time) []string {
 	if st.failed > 0 {
 		head += fmt.Sprintf(", %d failed", st.failed)
 	}
+	if st.forfeited > 0 {
+		head += fmt.Sprintf(", %d with forfeits", st.forfeited)
+	}
+	if st.partial > 0 {
+		head += fmt.Sprintf(", %d with agents missing", st.partial)
+	}
 	head += ", " + formatDuration(now.Sub(st.started)) + " so far"
 	if left, ok := st.timeLeft(now); ok {
 		head += ", about " + formatDuration(left) + " left"
@@ -151,6 +180,14 @@ func (v *View) block(st *status, now time.Time) []string {
 	lines := []string{head}
 	for _, c := range st.running {
 		lines = append(lines, "  "+c.progressText(len(st.steps)))
+	}
+	if n := len(st.absences); n > 0 {
+		if n > liveAbsenceRows {
+			lines = append(lines, fmt.Sprintf("  … %d more matches with absences in standings.txt", n-liveAbsenceRows))
+		}
+		for _, a := range st.absences[max(0, n-liveAbsenceRows):] {
+			lines = append(lines, "  ! "+a)
+		}
 	}
 	rows := st.standings[:min(len(st.standings), liveStandingsRows)]
 	var table strings.Builder

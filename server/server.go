@@ -60,6 +60,11 @@ type Options struct {
 	// sandbox (a league's folder), besides those the server knows of
 	// (docs/untrusted-teams.md).
 	Private []string
+	// ForfeitAbsent makes every team none of whose agents connected during
+	// a simulation forfeit it, with or without a team command (a league's
+	// match: nobody connects agents by hand). Without it only teams with a
+	// command can forfeit (docs/leagues.md, "Forfeits").
+	ForfeitAbsent bool
 	// MatchID names the match for team commands ({match}, the team logs
 	// <match>-<team>.log); "" uses the match's number in the schedule.
 	MatchID string

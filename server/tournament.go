@@ -112,6 +112,7 @@ func (s *Server) playMatch(ctx context.Context, p *plan, no int, teams []config.
 		}
 		outcome := sim.Outcome{Info: info, Result: result}
 		outcome.Commands, outcome.Notes = commands.simulationEnded(info.Teams, result.Agents)
+		outcome.Absences = s.absences(commands, teams, result.Agents)
 		mr.Simulations = append(mr.Simulations, outcome)
 		p.record.simulationPlayed(outcome)
 		s.ctrl.simulationEnded()

@@ -3,7 +3,7 @@
 // produced (Result, Outcome), the observers the step loop feeds (Observer
 // and its extensions ActionRecorder, ScoreObserver, SnapshotRecycler,
 // StepTimer), every agent's answer to a step (Answer), how agents and team
-// commands took part (AgentStats, CommandStats), and the world parameters
+// commands took part (AgentStats, CommandStats, Absence), and the world parameters
 // of a config's match entry (WorldParams, CheckMatches).
 //
 // It has no socket, no clock and no goroutine: the server (package server)

@@ -92,4 +92,8 @@ type Outcome struct {
 	// written as "note" in the result file (docs/config.md, "Team commands").
 	Commands []CommandStats
 	Notes    []string
+	// Absences lists, in match order, the teams with agents missing during
+	// the whole simulation (none when every agent took part); those with no
+	// agent connected forfeited it.
+	Absences []Absence
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/massim-go/massim/internal/atomicfile"
+	"github.com/massim-go/massim/sim"
 )
 
 // File names inside a tournament directory.
@@ -74,13 +75,11 @@ type SimRecord struct {
 	Absences []Absence `json:"absences,omitempty"`
 }
 
-// Absence is one team's missing agents in a simulation.
-type Absence struct {
-	Team      string `json:"team"`
-	Connected int    `json:"connected"` // agents that connected during the simulation
-	Agents    int    `json:"agents"`    // agents the team plays with
-	Reason    string `json:"reason"`    // for people: what went wrong, e.g. the command's first error
-}
+// Absence is one team's missing agents in a simulation: Team, Connected
+// (agents that connected during the simulation), Agents (agents the team
+// plays with) and Reason (for people: what went wrong, e.g. the command's
+// first error).
+type Absence = sim.Absence
 
 // TeamResult is one team's result in a simulation.
 type TeamResult struct {

@@ -12,6 +12,7 @@ import (
 type Merged struct {
 	Teams       []string    // every team of the folders, in order of appearance
 	Simulations []SimRecord // the completed simulations, each once
+	Sources     []string    // the path each of Simulations was read from
 	// Notes name the folders whose tournament or match is not finished
 	// (they are merged too).
 	Notes []string
@@ -58,6 +59,7 @@ func MergeManifests(paths []string) (Merged, error) {
 			}
 			seen[key] = true
 			m.Simulations = append(m.Simulations, s)
+			m.Sources = append(m.Sources, p)
 			slot := fmt.Sprintf("simulation %d of match %d (%s)", s.Index, s.Match, strings.Join(s.Teams(), " vs "))
 			if !slices.Contains(playedIn[slot], p) {
 				playedIn[slot] = append(playedIn[slot], p)

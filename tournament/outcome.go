@@ -17,6 +17,8 @@ func RecordOf(o sim.Outcome) SimRecord {
 		}
 		r.Scores = append(r.Scores, tr)
 	}
+	r.Absences = o.Absences
+	r.Forfeit = ForfeitsOf(o.Absences)
 	return r
 }
 
@@ -37,6 +39,7 @@ func Outcomes(records []SimRecord) []sim.Outcome {
 			o.Result.Ranking = append(o.Result.Ranking, ts.Ranking)
 			o.Notes = append(o.Notes, ts.Note)
 		}
+		o.Absences = r.Absences
 		out[i] = o
 	}
 	return out

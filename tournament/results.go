@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -70,10 +71,31 @@ func resultJSON(sims []sim.Outcome) []byte {
 				note, _ := json.Marshal(o.Notes[j])
 				fmt.Fprintf(&b, ",\n            \"note\": %s", note)
 			}
+			writeAbsence(&b, o.Absences, ts.Team)
 			b.WriteString("\n        }")
 		}
 		b.WriteString("\n    }")
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// writeAbsence adds a team's absence to its object in the result file, as
+// massim-go extensions next to "score" (docs/config.md, "Result files"):
+// "forfeit": true when none of its agents connected, "connected" and
+// "agents" counts and the "absence" reason whenever some were missing. They
+// go inside the team's object, not beside the teams, so that a reader of
+// the official format, which takes every key of a simulation for a team,
+// reads the file as before.
+func writeAbsence(b *bytes.Buffer, absences []sim.Absence, team string) {
+	i := slices.IndexFunc(absences, func(a sim.Absence) bool { return a.Team == team })
+	if i < 0 {
+		return
+	}
+	a := absences[i]
+	if a.Forfeited() {
+		b.WriteString(",\n            \"forfeit\": true")
+	}
+	reason, _ := json.Marshal(a.Reason)
+	fmt.Fprintf(b, ",\n            \"connected\": %d,\n            \"agents\": %d,\n            \"absence\": %s", a.Connected, a.Agents, reason)
 }

@@ -25,7 +25,8 @@ const (
 )
 
 // Scoring describes the points scheme in the standings file.
-const Scoring = "pairwise: against each other team of a simulation, higher score = win (3), equal = draw (1), lower = loss (0)"
+const Scoring = "pairwise: against each other team of a simulation, higher score = win (3), equal = draw (1), lower = loss (0); " +
+	"a team none of whose agents connected forfeits: a loss for it, a win for each team that was there; a simulation every team forfeited counts for nobody"
 
 // Standing is one team's line of the standings table.
 type Standing struct {
@@ -37,6 +38,10 @@ type Standing struct {
 	Losses int    `json:"losses"`
 	Points int    `json:"points"`
 	Score  int64  `json:"score"` // sum of the team's scores over its simulations
+	// Forfeits counts the simulations the team forfeited (none of its
+	// agents connected; docs/leagues.md, "Forfeits"), also those every
+	// team forfeited, which count for nobody otherwise.
+	Forfeits int `json:"forfeits"`
 	// Rating and RatingError, when set, are the team's Bradley–Terry
 	// rating and its standard error on an Elo-like scale, fit from the
 	// pairwise results (league/rating; docs/leagues.md, "Ratings"). They
@@ -66,13 +71,28 @@ func ComputeStandings(teams []string, sims []SimRecord) []Standing {
 		row(t)
 	}
 	for _, sim := range sims {
+		notPlayed := sim.NotPlayed()
 		for i, a := range sim.Scores {
 			r := row(a.Team)
+			if sim.Forfeited(a.Team) {
+				r.Forfeits++
+			}
+			if notPlayed {
+				continue
+			}
 			r.Played++
 			r.Score += a.Score
 			for j, b := range sim.Scores {
 				switch {
 				case i == j:
+				case sim.Forfeited(a.Team) && sim.Forfeited(b.Team):
+					// Neither was there: no result between them.
+				case sim.Forfeited(a.Team):
+					r.Losses++
+					r.Points += PointsLoss
+				case sim.Forfeited(b.Team):
+					r.Wins++
+					r.Points += PointsWin
 				case a.Score > b.Score:
 					r.Wins++
 					r.Points += PointsWin
@@ -100,10 +120,15 @@ func ComputeStandings(teams []string, sims []SimRecord) []Standing {
 }
 
 // WriteStandingsTable prints the standings as an aligned text table: team
-// names left-aligned, numbers right-aligned; with a "rating" column
-// ("1612 ± 180") when the rows carry ratings.
+// names left-aligned, numbers right-aligned; with a "forfeits" column when
+// a team forfeited, and a "rating" column ("1612 ± 180") when the rows carry
+// ratings.
 func WriteStandingsTable(w io.Writer, rows []Standing) error {
 	header := []string{"rank", "team", "played", "won", "drawn", "lost", "points", "score"}
+	forfeits := slices.ContainsFunc(rows, func(r Standing) bool { return r.Forfeits != 0 })
+	if forfeits {
+		header = append(header, "forfeits")
+	}
 	rated := slices.ContainsFunc(rows, func(r Standing) bool { return r.Rating != 0 })
 	if rated {
 		header = append(header, "rating")
@@ -113,6 +138,9 @@ func WriteStandingsTable(w io.Writer, rows []Standing) error {
 		line := []string{
 			strconv.Itoa(r.Rank), r.Team, strconv.Itoa(r.Played), strconv.Itoa(r.Wins), strconv.Itoa(r.Draws),
 			strconv.Itoa(r.Losses), strconv.Itoa(r.Points), strconv.FormatInt(r.Score, 10),
+		}
+		if forfeits {
+			line = append(line, strconv.Itoa(r.Forfeits))
 		}
 		if rated {
 			line = append(line, fmt.Sprintf("%.0f ± %.0f", r.Rating, r.RatingError))
@@ -152,19 +180,29 @@ const StandingsFormat = "massim-go standings 1"
 // StandingsFile is the JSON standings file of a tournament directory (and of
 // "massim standings -o").
 type StandingsFile struct {
-	Format      string     `json:"format"`
-	Updated     time.Time  `json:"updated"`
-	Scoring     string     `json:"scoring"`
-	Simulations int        `json:"simulations"` // completed simulations counted
-	Standings   []Standing `json:"standings"`
+	Format      string    `json:"format"`
+	Updated     time.Time `json:"updated"`
+	Scoring     string    `json:"scoring"`
+	Simulations int       `json:"simulations"` // completed simulations counted
+	// NotPlayed counts the simulations every team forfeited, which are
+	// not among those counted.
+	NotPlayed int        `json:"notPlayed,omitempty"`
+	Standings []Standing `json:"standings"`
 }
 
 // NewStandingsFile computes the standings file content for sims.
 func NewStandingsFile(teams []string, sims []SimRecord, now time.Time) StandingsFile {
-	return StandingsFile{
+	f := StandingsFile{
 		Format: StandingsFormat, Updated: now.UTC(), Scoring: Scoring,
 		Simulations: len(sims), Standings: ComputeStandings(teams, sims),
 	}
+	for _, s := range sims {
+		if s.NotPlayed() {
+			f.Simulations--
+			f.NotPlayed++
+		}
+	}
+	return f
 }
 
 // WriteStandingsFile writes the standings atomically to path.

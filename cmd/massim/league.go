@@ -134,10 +134,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		err = errors.Join(err, perr)
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", *dir)
-	if errors.Is(err, league.ErrInterrupted) {
-		return &exitError{code: 3, err: fmt.Errorf("stopped before the end (continue with -resume): %w", err)}
-	}
-	return err
+	return leagueEnd(stdout, plan, sum, err)
 }
 
 // mergeLeague merges and prints the standings of a league folder.
@@ -158,6 +155,7 @@ func mergeLeague(dir string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", dir)
+	printAbsences(stdout, plan, merged)
 	return nil
 }
 

@@ -319,7 +319,7 @@ func TestLeague_AMatchKilledIsPlayedAgainOnResume(t *testing.T) {
 	require.Len(t, pids, 1)
 	family := teamcmdtest.Descendants(pids[0])
 	require.NoError(t, syscall.Kill(pids[0], syscall.SIGKILL))
-	assert.Equal(t, 1, r.wait(t), "a failed match fails the run")
+	assert.Equal(t, exitLeagueFailed, r.wait(t), "a failed match fails the run")
 	assert.False(t, league.Finished(dir, victim))
 	data, err := os.ReadFile(r.log)
 	require.NoError(t, err)

@@ -77,6 +77,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	opts := server.Options{Lineup: lineup, Resume: true, MatchID: *matchID}
 	if fromLeague != nil {
 		opts.Private = []string{*leagueDir} // the other matches, the league's plan and logs
+		opts.ForfeitAbsent = true           // nobody is there to connect agents by hand
 	}
 	if opts.MatchID == "" {
 		opts.MatchID = filepath.Base(filepath.Clean(*out))

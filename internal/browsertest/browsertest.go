@@ -221,7 +221,11 @@ func (p *Page) Wait(cond string) {
 			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
 		// A poll running while the page replaces its document loses its
 		// execution context: poll again in the new one.
-		if err == nil || !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(deadline) {
+		// A click that follows a link to another page closes the target
+		// of a poll in flight: the same.
+		lost := err != nil && (strings.Contains(err.Error(), "Cannot find context") ||
+			strings.Contains(err.Error(), "Inspected target navigated or closed"))
+		if !lost || time.Now().After(deadline) {
 			break
 		}
 	}

@@ -13,7 +13,9 @@ import (
 // row's team sees the match against the column's team.
 func TestMeet_IsTheResultOfTheRowTeam(t *testing.T) {
 	ab := []string{"A", "B"}
-	sim := func(a, b int64, forfeit ...string) *Sim { return &Sim{Teams: ab, Scores: []int64{a, b}, Forfeit: forfeit} }
+	sim := func(a, b int64, forfeit ...string) *Sim {
+		return &Sim{Teams: ab, Scores: []int64{a, b}, Forfeit: forfeit}
+	}
 	partial := sim(3, 1)
 	partial.Absences = []tournament.Absence{{Team: "B", Connected: 3, Agents: 5, Reason: "2 agents did not log in"}}
 	gone := sim(0, 0, "B")

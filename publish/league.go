@@ -58,7 +58,7 @@ func (site *Site) leagueMatches(dir string, plan *league.Plan, tours []tournamen
 		m.Teams = pm.Teams
 		m.Label = fmt.Sprintf("Match %d · %s", pm.Index, strings.Join(pm.Teams, " vs "))
 		for i, s := range m.Sims {
-			s.Number = i + 1
+			s.Number, s.ID = i+1, fmt.Sprintf("sim-%d-%d", pm.Index, i+1)
 			s.Map = maps.of(s.index)
 		}
 		for _, r := range pm.Replaced {

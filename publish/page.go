@@ -2,9 +2,9 @@ package publish
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,9 +52,12 @@ var pageTemplate = template.Must(template.New("index").Funcs(template.FuncMap{
 	},
 	"cross": func() string { return CrossTablePage },
 	"join":  func(s []string) string { return strings.Join(s, ", ") },
-	"json": func(v any) (string, error) {
-		data, err := json.Marshal(v)
-		return string(data), err
+	"teamNumbers": func(lg *leagueSite, teams []string) string {
+		nums := make([]string, len(teams))
+		for i, t := range teams {
+			nums[i] = fmt.Sprint(slices.Index(lg.Teams, t))
+		}
+		return strings.Join(nums, " ")
 	},
 	"rating": func(s Standing) string {
 		if s.Rating == 0 {
@@ -103,7 +106,8 @@ const pageHTML = `<!doctype html>
 <title>{{.Title}}</title>
 <link rel="icon" href="viewer/favicon.svg" type="image/svg+xml">
 {{template "style"}}
-<style>section.match { content-visibility: auto; contain-intrinsic-size: auto 110px; }</style>
+<style>section.match { content-visibility: auto; contain-intrinsic-size: auto 80px; }
+table.sims.l { table-layout: fixed; } table.sims.l td:first-child { width: 30%; } table.sims.l td { overflow: hidden; text-overflow: ellipsis; }</style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
@@ -118,12 +122,12 @@ const pageHTML = `<!doctype html>
 {{end}}</table>
 {{end}}
 {{if .Matches}}<h2 id="matches">Matches</h2>{{end}}
-{{if .League}}<p id="filter" hidden><label>Show the matches of <select id="team-filter"><option value="">every team</option>{{range .League.Teams}}<option>{{.}}</option>{{end}}</select></label> <span id="shown" class="small"></span></p>{{end}}
+{{if .League}}<p id="filter" hidden><label>Show the matches of <select id="team-filter"><option value="">every team</option>{{range $i, $t := .League.Teams}}<option value="{{$i}}">{{$t}}</option>{{end}}</select></label> <span id="shown" class="small"></span></p>{{end}}
 {{range .Matches}}
-<section class="match" id="{{.ID}}"{{if $.League}} data-teams="{{json .Teams}}"{{end}}>
+<section class="match" id="{{.ID}}"{{if $.League}} data-t="{{teamNumbers $.League .Teams}}"{{end}}>
 <h3><a href="#{{.ID}}">{{.Label}}</a>{{if and (not $.League) .Folder (ne .Folder ".")}} <span class="small">{{.Folder}}</span>{{end}}{{if gt .Round 0}}{{if gt $.League.Rounds 1}} <span class="small">round {{.Round}}</span>{{end}}{{end}}: {{if .Sims}}{{points .Teams .Points}} · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}}{{end}}{{if .Pending}} <span class="tag">not played yet</span>{{end}}{{if .Forfeited}} <span class="tag ff">forfeit</span>{{end}}{{if .Partial}} <span class="tag part">agents missing</span>{{end}}{{if .Replaced}} <span class="tag rep">played again</span>{{end}}{{if .Result}} <span class="small">· <a class="result" href="{{.Result}}">result file</a></span>{{end}}</h3>
 {{template "notes" .}}
-{{if .Sims}}{{template "sims" .Sims}}{{end}}
+{{if .Sims}}{{if $.League}}{{template "leaguesims" .Sims}}{{else}}{{template "sims" .Sims}}{{end}}{{end}}
 </section>
 {{end}}
 {{if .Loose}}<h2 id="replays">{{if .Matches}}Other replays{{else}}Replays{{end}}</h2>
@@ -131,10 +135,12 @@ const pageHTML = `<!doctype html>
 {{if .League}}<script>
 (function () {
   var select = document.getElementById('team-filter'), shown = document.getElementById('shown');
-  var matches = [].slice.call(document.querySelectorAll('section.match'));
-  var teams = matches.map(function (m) { return JSON.parse(m.dataset.teams); });
+  var matches = [].slice.call(document.querySelectorAll('section.match')), filtered = false;
+  var teams = matches.map(function (m) { return m.dataset.t.split(' '); });
   function apply() {
     var team = select.value, n = 0;
+    if (!team && !filtered) return;
+    filtered = !!team;
     matches.forEach(function (m, i) {
       var show = !team || teams[i].indexOf(team) >= 0;
       m.hidden = !show;
@@ -143,10 +149,10 @@ const pageHTML = `<!doctype html>
     shown.textContent = team ? n + ' of ' + matches.length + ' matches' : '';
   }
   var want = new URLSearchParams(location.search).get('team');
-  if (want !== null) select.value = want;
+  [].forEach.call(select.options, function (o) { if (o.value && o.textContent === want) select.value = o.value; });
   select.addEventListener('change', function () {
     var u = new URL(location.href);
-    if (select.value) u.searchParams.set('team', select.value); else u.searchParams.delete('team');
+    if (select.value) u.searchParams.set('team', select.selectedOptions[0].textContent); else u.searchParams.delete('team');
     history.replaceState(null, '', u);
     apply();
   });
@@ -163,7 +169,7 @@ const pageHTML = `<!doctype html>
 const simsHTML = `{{define "sims"}}<table class="sims">
 <tr><th>simulation</th><th>score</th><th>winner</th><th>date</th><th class="num">steps</th><th>replay</th></tr>
 {{range .}}<tr class="sim" id="{{.ID}}" data-sim="{{.Name}}">
-<td><a href="#{{.ID}}" title="{{.Name}}">{{.Label}}</a></td>
+<td><a href="#{{.ID}}">{{.Label}}</a></td>
 <td class="score">{{vs .Teams .Scores}}</td>
 <td>{{or .Winner "draw"}}</td>
 <td>{{date .Start}}</td>
@@ -171,6 +177,8 @@ const simsHTML = `{{define "sims"}}<table class="sims">
 <td>{{if .Replay}}<a class="watch" href="{{watch .Replay -1}}">watch</a> · <a class="final" href="{{watch .Replay .Last}}">final step</a> · <a class="file" href="{{.Replay}}" download>file</a> <span class="small">{{size .Size}}{{if ne .Status "complete"}} · {{.Status}}{{end}}</span>{{if .Problem}}<div class="bad small">{{.Problem}}</div>{{end}}{{else}}<span class="small">no replay</span>{{end}}</td>
 </tr>
 {{end}}</table>{{end}}
+{{define "leaguesims"}}<table class="sims l">{{range .}}
+<tr class="sim" id="{{.ID}}"><td><a href="#{{.ID}}">{{.Label}}</a></td><td class="score">{{vs .Teams .Scores}}</td><td>{{or .Winner "draw"}}</td><td>{{date .Start}}</td><td class="num">{{if ge .Last -1}}{{if eq .Status "complete"}}{{.Steps}} steps{{else}}{{.Last}} of {{.Steps}} steps{{end}}{{end}}</td><td>{{if .Replay}}<a class="watch" href="{{watch .Replay -1}}">watch</a> · <a class="final" href="{{watch .Replay .Last}}">final step</a> · <a class="file" href="{{.Replay}}" download>file</a> <span class="small">{{size .Size}}{{if ne .Status "complete"}} · {{.Status}}{{end}}</span>{{if .Problem}}<div class="bad small">{{.Problem}}</div>{{end}}{{else}}<span class="small">no replay</span>{{end}}</td></tr>{{end}}</table>{{end}}
 {{define "notes"}}{{range .Notes}}<p class="bad note">{{.}}</p>
 {{end}}{{range .Replaced}}<p class="note replaced">Played again{{if .Why}} ({{.Why}}){{end}}: an earlier play{{if .Result}} ({{.Result}}){{end}}, set aside {{date .At}}, does not count.</p>
 {{end}}{{end}}

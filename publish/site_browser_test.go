@@ -66,7 +66,7 @@ func TestClassSite_IndexFilterAndMarks(t *testing.T) {
 	assert.Contains(t, legend[0], "± is one standard error")
 
 	page.Wait(`document.getElementById('team-filter').checkVisibility()`)
-	page.Eval(`(() => { const s = document.getElementById('team-filter'); s.value = 'Alpha'; s.dispatchEvent(new Event('change')); })()`, nil)
+	page.Eval(`(() => { const s = document.getElementById('team-filter'); s.value = [...s.options].find(o => o.textContent === 'Alpha').value; s.dispatchEvent(new Event('change')); })()`, nil)
 	heads = visibleText(page, "section.match h3")
 	assert.Len(t, heads, 6, "Alpha's six matches")
 	for _, h := range heads {

@@ -29,7 +29,7 @@ type Site struct {
 	Loose     []*Sim      // replays that no manifest names
 	Replays   int         // replay files on the site
 	Bytes     int64       // their size
-	League    *leagueSite // a league folder's plan: team pages, cross table; nil otherwise
+	League    *League // a league folder's plan: team pages, cross table; nil otherwise
 
 	results map[string]string // site path → result file it copies
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/massim-go/massim/tournament"
 )
 
-// leagueSite is what a league folder (one with league.json) adds to the
+// League is what a league folder (one with league.json) adds to the
 // site: its matches in the order of the plan, numbered by their league
 // index as every league command numbers them (-replay 3,7), and a page per
 // team and a cross table (docs/publishing.md, "Leagues").
-type leagueSite struct {
+type League struct {
 	Rounds int               // rounds of the plan (1 when it has none)
 	Teams  []string          // the plan's teams, config order
 	Pages  map[string]string // team → its page, relative to the site
@@ -43,7 +43,7 @@ func (site *Site) leagueMatches(dir string, plan *league.Plan, tours []tournamen
 	}
 	maps := mapLabels(plan.Config)
 	aside = map[string]bool{}
-	lg := &leagueSite{Rounds: max(plan.Rounds, 1), Teams: plan.Teams, Pages: map[string]string{}}
+	lg := &League{Rounds: max(plan.Rounds, 1), Teams: plan.Teams, Pages: map[string]string{}}
 	for _, pm := range plan.Matches {
 		rel := path.Clean(filepath.ToSlash(pm.Dir))
 		m := Match{Folder: rel, Teams: pm.Teams, Pending: true}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/massim-go/massim/tournament"
 )
 
 // Forfeited lists the teams that forfeited some simulation of the match.
@@ -77,18 +79,14 @@ func (s *Sim) Label() string {
 	return l
 }
 
-func (s *Sim) absence(team string) *absence {
-	for _, a := range s.Absences {
-		if a.Team == team {
-			return &absence{Agents: a.Agents, Reason: a.Reason}
+// absence is team's absence in the simulation, nil when it has none.
+func (s *Sim) absence(team string) *tournament.Absence {
+	for i := range s.Absences {
+		if s.Absences[i].Team == team {
+			return &s.Absences[i]
 		}
 	}
 	return nil
-}
-
-type absence struct {
-	Agents int
-	Reason string
 }
 
 // pointsText is a match's points, "A 3 : 0 B" (three teams: "A 6 : B 3 : C 0").

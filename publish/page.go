@@ -52,7 +52,7 @@ var pageTemplate = template.Must(template.New("index").Funcs(template.FuncMap{
 	},
 	"cross": func() string { return CrossTablePage },
 	"join":  func(s []string) string { return strings.Join(s, ", ") },
-	"teamNumbers": func(lg *leagueSite, teams []string) string {
+	"teamNumbers": func(lg *League, teams []string) string {
 		nums := make([]string, len(teams))
 		for i, t := range teams {
 			nums[i] = fmt.Sprint(slices.Index(lg.Teams, t))
@@ -125,7 +125,7 @@ table.sims.l { table-layout: fixed; } table.sims.l td:first-child { width: 30%; 
 {{if .League}}<p id="filter" hidden><label>Show the matches of <select id="team-filter"><option value="">every team</option>{{range $i, $t := .League.Teams}}<option value="{{$i}}">{{$t}}</option>{{end}}</select></label> <span id="shown" class="small"></span></p>{{end}}
 {{range .Matches}}
 <section class="match" id="{{.ID}}"{{if $.League}} data-t="{{teamNumbers $.League .Teams}}"{{end}}>
-<h3><a href="#{{.ID}}">{{.Label}}</a>{{if and (not $.League) .Folder (ne .Folder ".")}} <span class="small">{{.Folder}}</span>{{end}}{{if gt .Round 0}}{{if gt $.League.Rounds 1}} <span class="small">round {{.Round}}</span>{{end}}{{end}}: {{if .Sims}}{{points .Teams .Points}} · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}}{{end}}{{if .Pending}} <span class="tag">not played yet</span>{{end}}{{if .Forfeited}} <span class="tag ff">forfeit</span>{{end}}{{if .Partial}} <span class="tag part">agents missing</span>{{end}}{{if .Replaced}} <span class="tag rep">played again</span>{{end}}{{if .Result}} <span class="small">· <a class="result" href="{{.Result}}">result file</a></span>{{end}}</h3>
+<h3><a href="#{{.ID}}">{{.Label}}</a>{{if and (not $.League) .Folder (ne .Folder ".")}} <span class="small">{{.Folder}}</span>{{end}}{{if gt .Round 0}}{{if gt $.League.Rounds 1}} <span class="small">round {{.Round}}</span>{{end}}{{end}}: {{if .Sims}}{{points .Teams .Points}} · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}}{{end}}{{if .Pending}} <span class="tag">{{if .Sims}}not finished{{else}}not played yet{{end}}</span>{{end}}{{if .Forfeited}} <span class="tag ff">forfeit</span>{{end}}{{if .Partial}} <span class="tag part">agents missing</span>{{end}}{{if .Replaced}} <span class="tag rep">played again</span>{{end}}{{if .Result}} <span class="small">· <a class="result" href="{{.Result}}">result file</a></span>{{end}}</h3>
 {{template "notes" .}}
 {{if .Sims}}{{if $.League}}{{template "leaguesims" .Sims}}{{else}}{{template "sims" .Sims}}{{end}}{{end}}
 </section>

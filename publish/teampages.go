@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"slices"
 )
 
 // teamView is what a team's page shows: its line of the standings, the
@@ -39,7 +40,7 @@ func leaguePages(site *Site) (map[string][]byte, error) {
 		teams = append(teams, s.Team)
 	}
 	for _, t := range site.League.Teams { // a team missing from the standings still has its row
-		if !contains(teams, t) {
+		if !slices.Contains(teams, t) {
 			teams = append(teams, t)
 		}
 	}
@@ -53,7 +54,7 @@ func leaguePages(site *Site) (map[string][]byte, error) {
 		}
 		for i := range site.Matches {
 			m := &site.Matches[i]
-			if contains(m.Teams, team) && (len(m.Notes()) > 0 || len(m.Replaced) > 0) {
+			if slices.Contains(m.Teams, team) && (len(m.Notes()) > 0 || len(m.Replaced) > 0) {
 				v.Matches = append(v.Matches, m)
 			}
 		}
@@ -78,15 +79,6 @@ func leaguePages(site *Site) (map[string][]byte, error) {
 
 // CrossTablePage is the cross table's page in a league's site.
 const CrossTablePage = "crosstable.html"
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func render(t *template.Template, v any) ([]byte, error) {
 	var b bytes.Buffer
@@ -128,7 +120,7 @@ const teamHTML = `<!doctype html>
 <td class="{{.Outcome}}">{{.Outcome}}</td>
 <td class="num">{{if .Counted}}{{index .Points 0}} : {{index .Points 1}}{{end}}</td>
 <td class="num">{{if .Match.Sims}}{{index .Scores 0}} : {{index .Scores 1}}{{end}}</td>
-<td>{{if .Match.Pending}}<span class="tag">not played yet</span> {{end}}{{if .Forfeit}}<span class="tag ff">forfeit: {{join .Forfeit}}</span> {{end}}{{if .Partial}}<span class="tag part">agents missing: {{join .Partial}}</span> {{end}}{{if .Replaced}}<span class="tag rep">played again</span>{{end}}</td>
+<td>{{if .Match.Pending}}<span class="tag">{{if .Match.Sims}}not finished{{else}}not played yet{{end}}</span> {{end}}{{if .Forfeit}}<span class="tag ff">forfeit: {{join .Forfeit}}</span> {{end}}{{if .Partial}}<span class="tag part">agents missing: {{join .Partial}}</span> {{end}}{{if .Replaced}}<span class="tag rep">played again</span>{{end}}</td>
 </tr>
 {{end}}</table>
 </body>

@@ -26,9 +26,9 @@ type Site struct {
 	Standings []Standing
 	Rated     bool // some team has a rating (a league's standings.json)
 	Matches   []Match
-	Loose     []*Sim      // replays that no manifest names
-	Replays   int         // replay files on the site
-	Bytes     int64       // their size
+	Loose     []*Sim  // replays that no manifest names
+	Replays   int     // replay files on the site
+	Bytes     int64   // their size
 	League    *League // a league folder's plan: team pages, cross table; nil otherwise
 
 	results map[string]string // site path → result file it copies

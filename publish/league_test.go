@@ -166,3 +166,23 @@ func TestPublish_ALeagueIsNumberedByItsPlan(t *testing.T) {
 	assert.Contains(t, again.Written, "teams/Beta.html")
 	assert.NotContains(t, again.Written, "teams/Alpha.html", "Alpha's matches did not change")
 }
+
+// TestPublish_ALeagueWithReplays: a league whose config is gone names the
+// maps from the replays, and its simulations keep their watch links.
+func TestPublish_ALeagueWithReplays(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "site")
+	matchFolder(t, filepath.Join(dir, "matches", "0000-A-B"), []string{"A", "B"}, 30, 1)
+	plan := league.Plan{Format: league.PlanFormat, Config: filepath.Join(dir, "gone.json"), Mode: "round-robin",
+		Teams: []string{"A", "B"}, Steps: []int{30}, Matches: []league.Match{{Index: 0, Teams: []string{"A", "B"}, Dir: "matches/0000-A-B"}}}
+	require.NoError(t, plan.Write(dir))
+	rep, err := Publish(dir, out, Options{})
+	require.NoError(t, err)
+	require.Len(t, rep.Site.Matches, 1)
+	s := rep.Site.Matches[0].Sims[0]
+	assert.Equal(t, "Simulation 1 · 20×20", s.Label(), "the map of the replay's match record")
+	assert.Equal(t, "replays/946728000000_sim.mreplay", s.Replay)
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<a class="watch" href="viewer/?src=../replays/946728000000_sim.mreplay">watch</a>`)
+	assert.Empty(t, rep.Site.Loose)
+}

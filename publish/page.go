@@ -107,7 +107,7 @@ const pageHTML = `<!doctype html>
 <link rel="icon" href="viewer/favicon.svg" type="image/svg+xml">
 {{template "style"}}
 <style>section.match { content-visibility: auto; contain-intrinsic-size: auto 80px; }
-table.sims.l { table-layout: fixed; } table.sims.l td:first-child { width: 30%; } table.sims.l td { overflow: hidden; text-overflow: ellipsis; }</style>
+p.sim { margin: 0; padding: 3px 8px; background: #fff; border-bottom: 1px solid #ddd; }</style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
@@ -177,12 +177,12 @@ const simsHTML = `{{define "sims"}}<table class="sims">
 <td>{{if .Replay}}<a class="watch" href="{{watch .Replay -1}}">watch</a> · <a class="final" href="{{watch .Replay .Last}}">final step</a> · <a class="file" href="{{.Replay}}" download>file</a> <span class="small">{{size .Size}}{{if ne .Status "complete"}} · {{.Status}}{{end}}</span>{{if .Problem}}<div class="bad small">{{.Problem}}</div>{{end}}{{else}}<span class="small">no replay</span>{{end}}</td>
 </tr>
 {{end}}</table>{{end}}
-{{define "leaguesims"}}<table class="sims l">{{range .}}
-<tr class="sim" id="{{.ID}}"><td><a href="#{{.ID}}">{{.Label}}</a></td><td class="score">{{vs .Teams .Scores}}</td><td>{{or .Winner "draw"}}</td><td>{{date .Start}}</td><td class="num">{{if ge .Last -1}}{{if eq .Status "complete"}}{{.Steps}} steps{{else}}{{.Last}} of {{.Steps}} steps{{end}}{{end}}</td><td>{{if .Replay}}<a class="watch" href="{{watch .Replay -1}}">watch</a> · <a class="final" href="{{watch .Replay .Last}}">final step</a> · <a class="file" href="{{.Replay}}" download>file</a> <span class="small">{{size .Size}}{{if ne .Status "complete"}} · {{.Status}}{{end}}</span>{{if .Problem}}<div class="bad small">{{.Problem}}</div>{{end}}{{else}}<span class="small">no replay</span>{{end}}</td></tr>{{end}}</table>{{end}}
+{{define "leaguesims"}}{{range .}}<p class="sim" id="{{.ID}}"><a href="#{{.ID}}">{{.Label}}</a>: <span class="score">{{vs .Teams .Scores}}</span> · {{if .Winner}}{{.Winner}} won{{else}}draw{{end}} · {{date .Start}}{{if ge .Last -1}} · {{if eq .Status "complete"}}{{.Steps}} steps{{else}}{{.Last}} of {{.Steps}} steps{{end}}{{end}} · {{if .Replay}}<a class="watch" href="{{watch .Replay -1}}">watch</a> · <a class="final" href="{{watch .Replay .Last}}">final step</a> · <a class="file" href="{{.Replay}}" download>file</a> <span class="small">{{size .Size}}{{if ne .Status "complete"}} · {{.Status}}{{end}}</span>{{if .Problem}} <span class="bad small">{{.Problem}}</span>{{end}}{{else}}<span class="small">no replay</span>{{end}}</p>
+{{end}}{{end}}
 {{define "notes"}}{{range .Notes}}<p class="bad note">{{.}}</p>
 {{end}}{{range .Replaced}}<p class="note replaced">Played again{{if .Why}} ({{.Why}}){{end}}: an earlier play{{if .Result}} ({{.Result}}){{end}}, set aside {{date .At}}, does not count.</p>
 {{end}}{{end}}
-{{define "legend"}}<p class="legend small"><b>Points</b>: 3 for a win, 1 for a draw, in each simulation against each other team (they rank the table); <b>score</b>: what a team scored in the game, summed.{{if .Rated}} <b>Rating</b> 1612 ± 180: strength from every result, weighing each by the opponent's strength; ± is one standard error (the true rating lies within ±2 of them 95 % of the time).{{end}}</p>{{end}}
+{{define "legend"}}<p class="legend small"><b>Points</b>: 3 for a win, 1 for a draw, in each simulation against each other team (they rank the table); <b>score</b>: what a team scored in the game, summed.{{if .Rated}} <b>Rating</b> (as 1612 ± 180): strength from every result, weighing each by the opponent's strength; ± is one standard error (the true rating lies within ±2 of them 95 % of the time).{{end}}</p>{{end}}
 `
 
 // styleHTML is the style every page of the site shares.

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,9 +56,8 @@ func TestClassSite_IndexFilterAndMarks(t *testing.T) {
 		visibleText(page, "#match-3 .note"))
 	assert.Equal(t, []string{"Played again (-replay-team Builders): an earlier play (Mine 1 : 1 Builders), set aside 2026-12-06 10:00 UTC, does not count."},
 		visibleText(page, "#match-6 .note"))
-	sims := visibleText(page, "#match-6 tr.sim")
-	require.Len(t, sims, 1)
-	assert.True(t, strings.HasPrefix(sims[0], "Simulation 1 · demo 40×40 Mine 0 : Builders 50 Builders"), sims[0])
+	assert.Equal(t, []string{"Simulation 1 · demo 40×40: Mine 0 : Builders 50 · Builders won · 2026-12-06 09:06 UTC · no replay"},
+		visibleText(page, "#match-6 .sim"))
 	legend := visibleText(page, ".legend")
 	require.Len(t, legend, 1)
 	assert.Contains(t, legend[0], "Points: 3 for a win, 1 for a draw")

@@ -145,7 +145,8 @@ body { max-width: none; }
 .cross th.team { text-align: left; }
 .cross td a { color: #222; text-decoration: none; display: block; padding: 2px 4px; }
 .cross td.self { background: #bbb; }
-.scroll { overflow: auto; }
+.scroll { overflow: auto; max-height: 90vh; }
+.cross tr:first-child th { position: sticky; top: 0; background: #f4f1ea; z-index: 1; }
 </style>
 </head>
 <body>

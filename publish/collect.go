@@ -25,6 +25,7 @@ type Site struct {
 	Title     string
 	Standings []Standing
 	Rated     bool // some team has a rating (a league's standings.json)
+	Forfeits  bool // some team forfeited a simulation (the standings get a column)
 	Matches   []Match
 	Loose     []*Sim  // replays that no manifest names
 	Replays   int     // replay files on the site
@@ -186,6 +187,7 @@ func collect(dir, out string) (*Site, error) {
 		s.ID = "sim-" + slug(s.Name)
 	}
 	site.Standings, site.Rated = standings(dir, teams, allSims)
+	site.Forfeits = slices.ContainsFunc(site.Standings, func(s Standing) bool { return s.Forfeits > 0 })
 	return site, nil
 }
 

@@ -51,7 +51,13 @@ var pageTemplate = template.Must(template.New("index").Funcs(template.FuncMap{
 		return site.League.Pages[team]
 	},
 	"cross": func() string { return CrossTablePage },
-	"join":  func(s []string) string { return strings.Join(s, ", ") },
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return one
+		}
+		return many
+	},
+	"join": func(s []string) string { return strings.Join(s, ", ") },
 	"teamNumbers": func(lg *League, teams []string) string {
 		nums := make([]string, len(teams))
 		for i, t := range teams {
@@ -117,8 +123,8 @@ p.sim { margin: 0; padding: 3px 8px; background: #fff; border-bottom: 1px solid 
 <h2 id="standings">Standings</h2>
 {{if .League}}{{template "legend" .}}{{end}}
 <table class="standings">
-<tr><th class="num">rank</th><th>team</th><th class="num">played</th><th class="num">won</th><th class="num">drawn</th><th class="num">lost</th><th class="num">points</th><th class="num">score</th>{{if .Rated}}<th class="num">rating</th>{{end}}</tr>
-{{range .Standings}}{{$team := .Team}}<tr><td class="num">{{.Rank}}</td><td>{{with page $ .Team}}<a href="{{.}}">{{$team}}</a>{{else}}{{.Team}}{{end}}</td><td class="num">{{.Played}}</td><td class="num">{{.Wins}}</td><td class="num">{{.Draws}}</td><td class="num">{{.Losses}}</td><td class="num">{{.Points}}</td><td class="num">{{.Score}}</td>{{if $.Rated}}<td class="num">{{rating .}}</td>{{end}}</tr>
+<tr><th class="num">rank</th><th>team</th><th class="num">played</th><th class="num">won</th><th class="num">drawn</th><th class="num">lost</th><th class="num">points</th><th class="num">score</th>{{if .Forfeits}}<th class="num">forfeits</th>{{end}}{{if .Rated}}<th class="num">rating</th>{{end}}</tr>
+{{range .Standings}}{{$team := .Team}}<tr><td class="num">{{.Rank}}</td><td>{{with page $ .Team}}<a href="{{.}}">{{$team}}</a>{{else}}{{.Team}}{{end}}</td><td class="num">{{.Played}}</td><td class="num">{{.Wins}}</td><td class="num">{{.Draws}}</td><td class="num">{{.Losses}}</td><td class="num">{{.Points}}</td><td class="num">{{.Score}}</td>{{if $.Forfeits}}<td class="num">{{.Forfeits}}</td>{{end}}{{if $.Rated}}<td class="num">{{rating .}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}
 {{if .Matches}}<h2 id="matches">Matches</h2>{{end}}

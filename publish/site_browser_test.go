@@ -101,11 +101,14 @@ func click(t *testing.T, page *browsertest.Page, sel, text, want string) {
 func TestClassSite_TeamPageAndCrossTable(t *testing.T) {
 	page, base := classSite(t)
 	page.Navigate(base + "/index.html")
+	assert.Equal(t, []string{"rank team played won drawn lost points score forfeits rating", "1 Builders 6 6 0 0 18 160 0 1600 ± 150",
+		"2 Beta 5 2 0 3 6 11 0 1480 ± 150", "3 Mine 6 1 2 3 5 18 1 1560 ± 150", "4 Alpha 5 0 2 3 2 18 0 1520 ± 150"},
+		visibleText(page, "table.standings tr"), "Mine's forfeit counts as a loss and is counted")
 	click(t, page, "table.standings", "Mine", "/teams/Mine.html")
 	assert.Equal(t, []string{"Mine"}, visibleText(page, "h1"))
 	summary := visibleText(page, ".summary")
 	require.Len(t, summary, 1)
-	assert.Equal(t, "Rank 3 · played 6: won 1, drawn 2, lost 3 · 5 points · score 18 · rating over the league 1560 ± 150", summary[0])
+	assert.Equal(t, "Rank 3 · played 6: won 1, drawn 2, lost 3 · 5 points · score 18 · forfeited 1 simulation · rating over the league 1560 ± 150", summary[0])
 	rows := visibleText(page, "table.meetings tr")
 	require.Len(t, rows, 7)
 	assert.Equal(t, "match round against result points score", rows[0])

@@ -106,7 +106,7 @@ const teamHTML = `<!doctype html>
 <body>
 <p class="small"><a href="../index.html">{{.Title}}</a> · <a href="../{{cross}}">cross table</a></p>
 <h1>{{.Team}}</h1>
-{{with .Standing}}<p class="summary">Rank {{.Rank}} · played {{.Played}}: won {{.Wins}}, drawn {{.Draws}}, lost {{.Losses}} · {{.Points}} points · score {{.Score}}{{if $.Rated}} · rating over the league {{rating .}}{{end}}</p>{{end}}
+{{with .Standing}}<p class="summary">Rank {{.Rank}} · played {{.Played}}: won {{.Wins}}, drawn {{.Draws}}, lost {{.Losses}} · {{.Points}} points · score {{.Score}}{{if .Forfeits}} · forfeited {{.Forfeits}} {{plural .Forfeits "simulation" "simulations"}}{{end}}{{if $.Rated}} · rating over the league {{rating .}}{{end}}</p>{{end}}
 {{template "legend" .}}
 {{if .Matches}}<h2>Forfeits, missing agents, matches played again</h2>
 {{range .Matches}}<h3><a href="../index.html#{{.ID}}">{{.Label}}</a></h3>

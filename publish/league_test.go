@@ -186,3 +186,21 @@ func TestPublish_ALeagueWithReplays(t *testing.T) {
 	assert.Contains(t, string(page), `<a class="watch" href="viewer/?src=../replays/946728000000_sim.mreplay">watch</a>`)
 	assert.Empty(t, rep.Site.Loose)
 }
+
+// TestPublish_AMatchSetAsideAndNotYetPlayedAgain: between setting a play
+// aside and playing the match again, the site says it is to be played
+// again, and the earlier play counts for nobody.
+func TestPublish_AMatchSetAsideAndNotYetPlayedAgain(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "site")
+	classLeague(t, dir, []string{"A", "B"}, 1, []classMatch{
+		{teams: []string{"A", "B"}, round: 1, earlier: []classSim{{scores: []int64{0, 0}}}}})
+	rep, err := Publish(dir, out, Options{})
+	require.NoError(t, err)
+	m := rep.Site.Matches[0]
+	assert.True(t, m.Pending)
+	assert.Zero(t, rep.Site.Standings[0].Played, "the earlier play does not count")
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<span class="tag">not played yet</span> <span class="tag rep">to be played again</span>`)
+	assert.Contains(t, string(page), `To be played again (-replay-team B): an earlier play (A 1 : 1 B), set aside 2026-12-06 10:00 UTC, does not count.`)
+}

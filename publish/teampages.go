@@ -120,7 +120,7 @@ const teamHTML = `<!doctype html>
 <td class="{{.Outcome}}">{{.Outcome}}</td>
 <td class="num">{{if .Counted}}{{index .Points 0}} : {{index .Points 1}}{{end}}</td>
 <td class="num">{{if .Match.Sims}}{{index .Scores 0}} : {{index .Scores 1}}{{end}}</td>
-<td>{{if .Match.Pending}}<span class="tag">{{if .Match.Sims}}not finished{{else}}not played yet{{end}}</span> {{end}}{{if .Forfeit}}<span class="tag ff">forfeit: {{join .Forfeit}}</span> {{end}}{{if .Partial}}<span class="tag part">agents missing: {{join .Partial}}</span> {{end}}{{if .Replaced}}<span class="tag rep">played again</span>{{end}}</td>
+<td>{{if .Match.Pending}}<span class="tag">{{if .Match.Sims}}not finished{{else}}not played yet{{end}}</span> {{end}}{{if .Forfeit}}<span class="tag ff">forfeit: {{join .Forfeit}}</span> {{end}}{{if .Partial}}<span class="tag part">agents missing: {{join .Partial}}</span> {{end}}{{if .Replaced}}<span class="tag rep">{{if .Match.Sims}}played again{{else}}to be played again{{end}}</span>{{end}}</td>
 </tr>
 {{end}}</table>
 </body>

@@ -143,3 +143,16 @@ func TestClassSite_TeamPageAndCrossTable(t *testing.T) {
 		page.Text(`document.querySelector(':target h3').textContent.replace(/\s+/g, ' ').trim()`))
 	assert.Empty(t, page.Errors())
 }
+
+// TestClassSite_ReadableWithoutScripts: without JavaScript the index
+// shows every match and no filter that would do nothing; the team pages
+// are plain links.
+func TestClassSite_ReadableWithoutScripts(t *testing.T) {
+	page, base := classSite(t)
+	page.DisableScripts(true)
+	page.Navigate(base + "/index.html")
+	assert.Len(t, visibleText(page, "section.match h3"), 12)
+	assert.Empty(t, visibleText(page, "#filter"), "no filter without its script")
+	click(t, page, "table.standings", "Alpha", "/teams/Alpha.html")
+	assert.Len(t, visibleText(page, "table.meetings tr"), 7, "Alpha's six matches and the header")
+}

@@ -272,6 +272,17 @@ func (p *Page) Viewport(width, height int, phone bool) {
 	p.do("viewport", chromedp.EmulateViewport(int64(width), int64(height), opts...))
 }
 
+// DisableScripts turns the page's own scripts off (or on again), as a
+// person who browses without JavaScript has them: for pages that must be
+// readable without. Eval and Wait still work.
+func (p *Page) DisableScripts(off bool) {
+	p.t.Helper()
+	p.do("disable scripts", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+		return err
+	}))
+}
+
 // ThrottleCPU slows the page's CPU down rate times (DevTools' CPU
 // throttling, 1 = full speed): for tests of what a person sees while the
 // page is still busy, which on a fast machine may be over before the

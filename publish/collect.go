@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/massim-go/massim/ladder/season"
+	"github.com/massim-go/massim/league"
 	"github.com/massim-go/massim/replays"
 	"github.com/massim-go/massim/replays/compact"
 	"github.com/massim-go/massim/tournament"
@@ -24,10 +25,12 @@ type Site struct {
 	Title     string
 	Standings []Standing
 	Rated     bool // some team has a rating (a league's standings.json)
+	Forfeits  bool // some team forfeited a simulation (the standings get a column)
 	Matches   []Match
-	Loose     []*Sim // replays that no manifest names
-	Replays   int    // replay files on the site
-	Bytes     int64  // their size
+	Loose     []*Sim  // replays that no manifest names
+	Replays   int     // replay files on the site
+	Bytes     int64   // their size
+	League    *League // a league folder's plan: team pages, cross table; nil otherwise
 
 	results map[string]string // site path → result file it copies
 }
@@ -43,18 +46,27 @@ type Standing struct {
 type Match struct {
 	ID     string // anchor on the index page
 	Folder string // the tournament folder, relative to the published folder
-	Number int    // 1-based, within its folder
+	Number int    // 1-based, within its folder; in a league its index in the plan
+	Label  string // "Match 3", in a league "Match 37 · Builders vs Mine"
+	Round  int    // a league's round of the match (1-based; 0 outside a league)
 	Teams  []string
 	Points []int // the teams' points over its simulations
 	Winner string
 	Sims   []*Sim
 	Result string // site path of the match's result file ("" when there is none)
+	// Pending: a league's match not (completely) played yet.
+	Pending bool
+	// Replaced lists the earlier plays of a league's match that were set
+	// aside to play it again; they do not count.
+	Replaced []Replaced
 }
 
 // Sim is one simulation and its replay.
 type Sim struct {
 	ID      string // anchor on the index page
 	Name    string
+	Number  int    // 1-based within its match (0: a replay no manifest names)
+	Map     string // the map played, for people ("" when unknown)
 	Teams   []string
 	Scores  []int64
 	Winner  string // "" for a draw
@@ -65,6 +77,12 @@ type Sim struct {
 	Problem string
 	Replay  string // site path of the replay ("" when there is none)
 	Size    int64
+	// Forfeit and Absences are the manifest's: teams none of whose agents
+	// connected, and every team with agents missing.
+	Forfeit  []string
+	Absences []tournament.Absence
+
+	index int // the config's match entry of the simulation
 
 	src    string // the replay as found (a file or an official folder)
 	folder string // the tournament folder that holds it
@@ -113,38 +131,43 @@ func collect(dir, out string) (*Site, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		site.Title = filepath.Base(abs)
 	}
-	byKey := map[string]*Sim{} // folder + "\x00" + sim name
 	var allSims []tournament.SimRecord
 	var teams []string
-	for _, t := range tours {
-		for _, m := range matchesOf(t) {
-			for _, s := range m.Sims {
-				byKey[t.rel+"\x00"+s.Name] = s
-			}
-			for _, rf := range t.manifest.ResultFiles {
-				src := filepath.Join(dir, filepath.FromSlash(t.rel), rf.File)
-				if _, err := os.Stat(src); err != nil || rf.Match+1 != m.Number || rf.File != filepath.Base(rf.File) {
-					continue // a result file gone from the folder is left out, not an error
-				}
-				m.Result = path.Join("results", slug(t.rel), rf.File)
-				site.results[m.Result] = src
-			}
-			site.Matches = append(site.Matches, m)
+	var aside map[string]bool // a league's plays set aside: not on the site
+	if league.HasPlan(dir) {
+		plan, err := league.ReadPlan(dir)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
 		}
-		allSims = append(allSims, t.manifest.Simulations...)
-		for _, name := range t.manifest.Teams {
-			if !slices.Contains(teams, name) {
-				teams = append(teams, name)
+		allSims, aside = site.leagueMatches(dir, plan, tours)
+		teams = plan.Teams
+	} else {
+		for _, t := range tours {
+			site.Matches = append(site.Matches, site.folderMatches(dir, t)...)
+			allSims = append(allSims, t.manifest.Simulations...)
+			for _, name := range t.manifest.Teams {
+				if !slices.Contains(teams, name) {
+					teams = append(teams, name)
+				}
 			}
+		}
+	}
+	byKey := map[string]*Sim{} // folder + "\x00" + sim name
+	for _, m := range site.Matches {
+		for _, s := range m.Sims {
+			byKey[m.Folder+"\x00"+s.Name] = s
 		}
 	}
 	used := map[string]bool{}
 	for _, path := range found {
+		owner := ownerOf(dir, path, tours)
+		if aside[owner] {
+			continue
+		}
 		r, data, name, err := readReplay(path, out, used)
 		if err != nil {
 			return nil, err
 		}
-		owner := ownerOf(dir, path, tours)
 		s := byKey[owner+"\x00"+r.Meta.Sim]
 		if s == nil || s.data != nil {
 			s = &Sim{Name: r.Meta.Sim, Teams: r.Meta.Static.Teams, Start: r.Meta.MatchStart}
@@ -164,7 +187,26 @@ func collect(dir, out string) (*Site, error) {
 		s.ID = "sim-" + slug(s.Name)
 	}
 	site.Standings, site.Rated = standings(dir, teams, allSims)
+	site.Forfeits = slices.ContainsFunc(site.Standings, func(s Standing) bool { return s.Forfeits > 0 })
 	return site, nil
+}
+
+// folderMatches are the matches of tournament folder t, with their result
+// files.
+func (site *Site) folderMatches(dir string, t tournamentFolder) []Match {
+	ms := matchesOf(t)
+	for i := range ms {
+		m := &ms[i]
+		for _, rf := range t.manifest.ResultFiles {
+			src := filepath.Join(dir, filepath.FromSlash(t.rel), rf.File)
+			if _, err := os.Stat(src); err != nil || rf.Match+1 != m.Number || rf.File != filepath.Base(rf.File) {
+				continue // a result file gone from the folder is left out, not an error
+			}
+			m.Result = path.Join("results", slug(t.rel), rf.File)
+			site.results[m.Result] = src
+		}
+	}
+	return ms
 }
 
 // matchesOf groups a tournament's simulations by match.
@@ -173,11 +215,13 @@ func matchesOf(t tournamentFolder) []Match {
 	for _, rec := range t.manifest.Simulations {
 		if len(out) == 0 || out[len(out)-1].Number != rec.Match+1 {
 			id := "match-" + strings.Trim(slug(t.rel)+"-"+fmt.Sprint(rec.Match+1), "-")
-			out = append(out, Match{ID: id, Folder: t.rel, Number: rec.Match + 1, Teams: rec.Teams()})
+			out = append(out, Match{ID: id, Folder: t.rel, Number: rec.Match + 1, Label: fmt.Sprintf("Match %d", rec.Match+1),
+				Teams: rec.Teams()})
 		}
 		m := &out[len(out)-1]
-		s := &Sim{ID: "sim-" + slug(rec.Name), Name: rec.Name, Teams: rec.Teams(), Start: time.UnixMilli(rec.MatchStart).UTC(),
-			Last: -2, Status: "no replay"}
+		s := &Sim{ID: "sim-" + slug(rec.Name), Name: rec.Name, Number: len(m.Sims) + 1, Teams: rec.Teams(),
+			Start: time.UnixMilli(rec.MatchStart).UTC(), Last: -2, Status: "no replay",
+			Forfeit: rec.Forfeit, Absences: rec.Absences, index: rec.Index}
 		for _, r := range rec.Scores {
 			s.Scores = append(s.Scores, r.Score)
 		}
@@ -208,6 +252,9 @@ func matchesOf(t tournamentFolder) []Match {
 // no manifest names, its teams' final scores.
 func (s *Sim) describe(r *compact.Replay) error {
 	s.Steps, s.Last, s.Problem = r.Meta.Static.Steps, r.Last, r.Problem
+	if s.Map == "" && r.Meta.Record != nil {
+		s.Map = replayMap(r.Meta.Record.Match)
+	}
 	switch {
 	case r.Damaged:
 		s.Status = "damaged"

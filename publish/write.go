@@ -75,6 +75,15 @@ func Publish(dir, out string, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	pages, err := leaguePages(site)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
+		if err := rep.put(out, name, pages[name]); err != nil {
+			return nil, err
+		}
+	}
 	page, err := indexPage(site)
 	if err != nil {
 		return nil, err

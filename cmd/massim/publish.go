@@ -39,6 +39,9 @@ func runPublish(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d matches, %d simulations, %d replays (%s); site %s\n", fs.Arg(1), len(s.Matches), sims,
 		s.Replays, size(s.Bytes), size(rep.Bytes))
+	if s.League != nil {
+		fmt.Fprintf(stdout, "a league: %d team pages (teams/), the cross table (%s)\n", len(s.League.Teams), publish.CrossTablePage)
+	}
 	fmt.Fprintf(stdout, "%d files written, %d unchanged\n", len(rep.Written), rep.Unchanged)
 	fmt.Fprintf(stdout, "open %s in a browser through any static web server, or copy the folder to one\n",
 		filepath.Join(fs.Arg(1), "index.html"))

@@ -221,7 +221,11 @@ func (p *Page) Wait(cond string) {
 			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
 		// A poll running while the page replaces its document loses its
 		// execution context: poll again in the new one.
-		if err == nil || !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(deadline) {
+		// A click that follows a link to another page closes the target
+		// of a poll in flight: the same.
+		lost := err != nil && (strings.Contains(err.Error(), "Cannot find context") ||
+			strings.Contains(err.Error(), "Inspected target navigated or closed"))
+		if !lost || time.Now().After(deadline) {
 			break
 		}
 	}
@@ -266,6 +270,17 @@ func (p *Page) Viewport(width, height int, phone bool) {
 		opts = append(opts, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
 	p.do("viewport", chromedp.EmulateViewport(int64(width), int64(height), opts...))
+}
+
+// DisableScripts turns the page's own scripts off (or on again), as a
+// person who browses without JavaScript has them: for pages that must be
+// readable without. Eval and Wait still work.
+func (p *Page) DisableScripts(off bool) {
+	p.t.Helper()
+	p.do("disable scripts", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+		return err
+	}))
 }
 
 // ThrottleCPU slows the page's CPU down rate times (DevTools' CPU

@@ -42,7 +42,7 @@ func TestLeagueSlurmFlags(t *testing.T) {
 	dir := t.TempDir()
 	f = &leagueSlurmFlags{write: true, options: []string{"--qos=low"}}
 	var out bytes.Buffer
-	require.NoError(t, f.run(context.Background(), dir, 4, &out))
+	require.NoError(t, f.run(context.Background(), dir, 4, &out, io.Discard))
 	require.Contains(t, out.String(), "sbatch --parsable "+filepath.Join(dir, "slurm", "matches.sbatch"))
 	script, err := os.ReadFile(slurm.Path(dir, slurm.MatchesScript))
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,6 +59,10 @@ func (f *leagueSlurmFlags) run(ctx context.Context, dir string, matches int, std
 	massim, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("the path of this massim binary, for the jobs: %w", err)
+	}
+	// The console names the scripts as the jobs do, by absolute paths.
+	if dir, err = filepath.Abs(dir); err != nil {
+		return fmt.Errorf("the league folder: %w", err)
 	}
 	size, from := f.maxArraySize, "-slurm-max-array"
 	if size == 0 {

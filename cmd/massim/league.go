@@ -42,7 +42,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
-			"       massim league -conf FILE -dir DIR -slurm [-parallel N] [-submit] [-slurm-opt OPT]...\n"+
+			"       massim league -conf FILE -dir DIR -slurm [-parallel N] [-submit] [-slurm-opt OPT]... [-slurm-max-array N]\n"+
 			"       massim league -dir DIR -merge")
 		fs.PrintDefaults()
 	}
@@ -90,7 +90,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	if onSlurm.enabled() {
-		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout)
+		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout, stderr)
 	}
 	if *conf == "" { // resumed: the config the league was planned with
 		if err := checkLeagueSandbox(plan.Config); err != nil {

@@ -40,13 +40,15 @@ func TestScriptsOnSlurm(t *testing.T) {
 	// at a time) replaces the script's own.
 	s := Scripts{Dir: dir, Massim: massim, Matches: 3, Options: []string{"--time=00:05:00", "--array=0-2%1"}}
 	require.NoError(t, s.Write())
-	jobs, err := Submit(context.Background(), dir, c.Env())
+	jobs, err := s.Submit(context.Background(), c.Env())
 	require.NoError(t, err)
-	require.NotEmpty(t, jobs.Matches)
+	require.Len(t, jobs.Arrays, 1)
+	array := jobs.Arrays[0].ID
+	require.NotEmpty(t, array)
 	require.NotEmpty(t, jobs.Merge)
-	require.Contains(t, c.Run("scontrol", "show", "job", jobs.Matches), "ArrayTaskThrottle=1")
+	require.Contains(t, c.Run("scontrol", "show", "job", array), "ArrayTaskThrottle=1")
 	c.WaitFor("the merge job to end", 2*time.Minute, func() bool {
-		return strings.TrimSpace(c.Run("squeue", "--noheader", "--jobs="+jobs.Matches+","+jobs.Merge)) == ""
+		return strings.TrimSpace(c.Run("squeue", "--noheader", "--jobs="+array+","+jobs.Merge)) == ""
 	})
 
 	merged, err := os.ReadFile(filepath.Join(dir, "merged"))

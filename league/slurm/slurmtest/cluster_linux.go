@@ -48,9 +48,10 @@ type daemon struct {
 }
 
 // Start starts munged, slurmctld and slurmd in a fresh temporary folder and
-// waits until the node is idle. Every daemon is stopped by its pid when the
-// test ends. A cluster that cannot start fails the test with the reason.
-func Start(t testing.TB) *Cluster {
+// waits until the node is idle. conf are lines added to the end of its
+// slurm.conf ("MaxArraySize=5" …). Every daemon is stopped by its pid when
+// the test ends. A cluster that cannot start fails the test with the reason.
+func Start(t testing.TB, conf ...string) *Cluster {
 	t.Helper()
 	began := time.Now()
 	if os.Geteuid() != 0 {
@@ -101,8 +102,11 @@ func Start(t testing.TB) *Cluster {
 	if err != nil {
 		t.Fatalf("slurmtest: %v", err)
 	}
-	conf := config(dir, c.Node, node, socket, freePort(t), freePort(t))
-	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {
+	text := config(dir, c.Node, node, socket, freePort(t), freePort(t))
+	for _, line := range conf {
+		text += line + "\n"
+	}
+	if err := os.WriteFile(c.Conf, []byte(text), 0o644); err != nil {
 		t.Fatalf("slurmtest: %v", err)
 	}
 	c.start("slurmctld", filepath.Join(dir, "log", "slurmctld.log"), "slurmctld", "-D", "-i")

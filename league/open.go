@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -12,11 +13,13 @@ import (
 	"github.com/massim-go/massim/sim"
 )
 
-// Open plans a new league in dir from the config conf (matches and seed
-// for random mode; seed 0 takes the clock) and writes its plan or, with
-// resume, reads the plan back and checks that the config (conf, or the one
-// it was planned with) is still the one it was planned with.
-func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time) (*Plan, error) {
+// Open plans a new league in dir from the config conf (pl; a seed of 0
+// takes the clock) and writes its plan or, with resume, reads the plan back
+// and checks that the config (conf, or the one it was planned with) is
+// still the one it was planned with. A resumed league given another config
+// file that plays the same (a team's command fixed in a copy) records that
+// file in the plan, so that its matches, wherever they run, use it.
+func Open(dir, conf string, resume bool, pl Planning, now time.Time) (*Plan, error) {
 	exists := HasPlan(dir)
 	switch {
 	case exists && !resume:
@@ -36,8 +39,17 @@ func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time)
 		if err := plan.CheckConfig(cfg); err != nil {
 			return nil, err
 		}
-		if matches != 0 && matches != len(plan.Matches) {
-			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
+		if pl.Matches != 0 && pl.Matches != len(plan.Matches) {
+			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", pl.Matches, dir, len(plan.Matches))
+		}
+		if pl.Rounds != 0 && pl.Rounds != max(plan.Rounds, 1) {
+			return nil, fmt.Errorf("league: -rounds %d: the league in %s was planned with %d rounds", pl.Rounds, dir, max(plan.Rounds, 1))
+		}
+		if abs, err := filepath.Abs(conf); err == nil && abs != plan.Config {
+			plan.Config = abs
+			if err := plan.Write(dir); err != nil {
+				return nil, err
+			}
 		}
 		return plan, nil
 	}
@@ -51,10 +63,10 @@ func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time)
 	if _, err := sim.CheckMatches(cfg); err != nil {
 		return nil, err
 	}
-	if seed == 0 {
-		seed = now.UnixNano()
+	if pl.Seed == 0 {
+		pl.Seed = now.UnixNano()
 	}
-	plan, err := NewPlan(cfg, conf, matches, seed, now)
+	plan, err := NewPlan(cfg, conf, pl, now)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -329,4 +330,83 @@ func TestLeague_RoundsPlayEveryPairingTwiceSidesSwappedWithOtherSeeds(t *testing
 	for _, team := range []string{"A", "B", "C"} {
 		assert.Equal(t, 8, rows[team].Played, "team %s: 2 opponents × 2 rounds × 2 simulations", team)
 	}
+}
+
+// TestDocs_LeagueReplayAndRoundsCommandsRun runs the commands of
+// docs/leagues.md, "Playing matches again" (after the league of "One
+// machine" was played) and "Rounds and sides", as a shell runs them.
+func TestDocs_LeagueReplayAndRoundsCommandsRun(t *testing.T) {
+	page := readRepoFile(t, "docs/leagues.md")
+	commands := func(heading string) []string {
+		section := page[strings.Index(page, heading):]
+		section = section[:strings.Index(section[len(heading):], "\n## ")+len(heading)]
+		block := section[strings.Index(section, "```sh\n")+len("```sh\n"):]
+		block = block[:strings.Index(block, "```")]
+		return strings.Split(strings.TrimSpace(block), "\n")
+	}
+	root := t.TempDir()
+	conf := leagueConfig(t, root, []string{"A", "B", "C", "D"}, 3, 0)
+	require.NoError(t, os.Rename(conf, filepath.Join(root, "course.json")))
+	bin := buildMassim(t)
+	shell := func(line string) {
+		t.Helper()
+		require.True(t, strings.HasPrefix(line, "massim "), line)
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s:\n%s", line, out)
+	}
+	shell("massim league -conf course.json -dir results/league -parallel 2")
+	replay := commands("## Playing matches again")
+	require.Len(t, replay, 2)
+	for _, line := range replay {
+		shell(line)
+	}
+	dir := filepath.Join(root, "results", "league")
+	assertLeagueCurrent(t, dir)
+	plan, err := league.ReadPlan(dir)
+	require.NoError(t, err)
+	for _, m := range plan.Matches {
+		want := 0
+		if slices.Contains(m.Teams, "B") {
+			want++
+		}
+		if m.Index == 1 || m.Index == 4 {
+			want++
+		}
+		assert.Len(t, m.Replaced, want, m.Name())
+	}
+
+	rounds := commands("## Rounds and sides")
+	require.Len(t, rounds, 1)
+	shell(rounds[0])
+	dir = filepath.Join(root, "results", "rounds")
+	assertLeagueCurrent(t, dir)
+	plan, err = league.ReadPlan(dir)
+	require.NoError(t, err)
+	assert.Len(t, plan.Matches, 12)
+	assert.Equal(t, 2, plan.Rounds)
+}
+
+// assertLeagueCurrent checks that every match of the league in dir is
+// finished in its current folder and that the standings count those
+// folders' simulations only.
+func assertLeagueCurrent(t *testing.T, dir string) {
+	t.Helper()
+	plan, err := league.ReadPlan(dir)
+	require.NoError(t, err)
+	var sims []tournament.SimRecord
+	for _, m := range plan.Matches {
+		man, err := tournament.ReadManifest(filepath.Join(dir, m.Dir))
+		require.NoError(t, err)
+		assert.Equal(t, tournament.StateFinished, man.State, m.Name())
+		sims = append(sims, man.Simulations...)
+	}
+	var file tournament.StandingsFile
+	data, err := os.ReadFile(filepath.Join(dir, tournament.StandingsName))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &file))
+	assert.Equal(t, len(sims), file.Simulations)
+	assert.Equal(t, league.Standings(plan.Teams, sims, time.Now()).Standings, file.Standings)
 }

@@ -16,7 +16,7 @@ import (
 const demoConfig = "../config/examples/demo/demo.json"
 
 // demo loads the demo config with the named teams and mode.
-func demo(t *testing.T, mode string, teams ...string) *config.Config {
+func demo(t testing.TB, mode string, teams ...string) *config.Config {
 	t.Helper()
 	cfg, err := config.Load(demoConfig)
 	require.NoError(t, err)

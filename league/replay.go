@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,25 +205,45 @@ func baseOf(slashed string) string { return filepath.Base(filepath.FromSlash(sla
 
 // setAsideOnDisk lists the numbers of m's set-aside folders in its parent.
 func setAsideOnDisk(dir string, m Match) ([]int, error) {
-	parent := filepath.Join(dir, filepath.Dir(filepath.FromSlash(m.Dir)))
-	entries, err := os.ReadDir(parent)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	found, err := setAsideFolders(dir, []Match{m})
+	return found[m.Dir], err
+}
+
+// setAsideFolders lists the numbers of the set-aside folders of matches by
+// the match's folder, sorted, reading each parent folder once (a league of
+// 1,225 matches has them all in matches/).
+func setAsideFolders(dir string, matches []Match) (map[string][]int, error) {
+	byParent := map[string]map[string]string{} // parent → folder name → the match's Dir
+	for _, m := range matches {
+		parent := filepath.Dir(filepath.FromSlash(m.Dir))
+		if byParent[parent] == nil {
+			byParent[parent] = map[string]string{}
+		}
+		byParent[parent][m.Name()] = m.Dir
 	}
-	if err != nil {
-		return nil, fmt.Errorf("league: %w", err)
-	}
-	var out []int
-	for _, e := range entries {
-		base, ok := strings.CutPrefix(e.Name(), m.Name())
-		if !ok || !e.IsDir() || !strings.HasPrefix(base, replacedSuffix) {
+	out := map[string][]int{}
+	for _, parent := range slices.Sorted(maps.Keys(byParent)) {
+		entries, err := os.ReadDir(filepath.Join(dir, parent))
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if k, ok := SetAsideNumber(e.Name()); ok {
-			out = append(out, k)
+		if err != nil {
+			return nil, fmt.Errorf("league: %w", err)
+		}
+		for _, e := range entries {
+			k, ok := SetAsideNumber(e.Name())
+			if !ok || !e.IsDir() {
+				continue
+			}
+			name := e.Name()[:strings.LastIndex(e.Name(), replacedSuffix)]
+			if m, ok := byParent[parent][name]; ok {
+				out[m] = append(out[m], k)
+			}
 		}
 	}
-	slices.Sort(out)
+	for _, ks := range out {
+		slices.Sort(ks)
+	}
 	return out, nil
 }
 
@@ -233,17 +254,17 @@ func setAsideOnDisk(dir string, m Match) ([]int, error) {
 // whether it did. The caller holds the league folder's lock.
 func recoverSetAside(dir string, p *Plan, now time.Time) (bool, error) {
 	changed := false
+	onDisk, err := setAsideFolders(dir, p.Matches)
+	if err != nil {
+		return false, err
+	}
 	for i, m := range p.Matches {
 		// A note in the current folder: cut before the move.
 		note := filepath.Join(dir, filepath.FromSlash(m.Dir), ReplacedFile)
 		if err := os.Remove(note); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false, fmt.Errorf("league: %w", err)
 		}
-		found, err := setAsideOnDisk(dir, m)
-		if err != nil {
-			return false, err
-		}
-		for _, k := range found {
+		for _, k := range onDisk[m.Dir] {
 			to := m.Dir + replacedSuffix + strconv.Itoa(k)
 			if slices.ContainsFunc(m.Replaced, func(r Replacement) bool { return r.Dir == to }) {
 				continue

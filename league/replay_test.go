@@ -2,6 +2,7 @@ package league
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -243,4 +244,34 @@ func TestPlan_CheckConfigAllowsAFixedCommandOnly(t *testing.T) {
 func TestSummary_LeftCountsStoppedAndFailedMatches(t *testing.T) {
 	s := Summary{Planned: 6, Skipped: 1, Played: make([]Match, 2), Stopped: make([]Match, 2), Failed: make([]Failed, 1)}
 	assert.Equal(t, 3, s.Left())
+}
+
+// BenchmarkRecoverSetAside is what every run of a class-size league (50
+// teams: 1,225 matches, each played and one in ten set aside once) spends
+// looking for replays cut short before it starts.
+func BenchmarkRecoverSetAside(b *testing.B) {
+	dir := b.TempDir()
+	var teams []string
+	for i := range 50 {
+		teams = append(teams, fmt.Sprintf("T%02d", i))
+	}
+	cfg := demo(b, config.ModeRoundRobin, teams...)
+	p, err := NewPlan(cfg, demoConfig, Planning{Seed: 1}, time.Now())
+	require.NoError(b, err)
+	require.Len(b, p.Matches, 1225)
+	for i, m := range p.Matches {
+		require.NoError(b, os.MkdirAll(filepath.Join(dir, m.Dir), 0o755))
+		if i%10 == 0 {
+			to := m.Dir + ".replaced-1"
+			require.NoError(b, os.MkdirAll(filepath.Join(dir, to), 0o755))
+			p.Matches[i].Replaced = []Replacement{{Dir: to, Why: "-replay"}}
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		changed, err := recoverSetAside(dir, p, time.Now())
+		if err != nil || changed {
+			b.Fatal(changed, err)
+		}
+	}
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
 // Open plans a new league in dir from the config conf (pl; a seed of 0
@@ -37,7 +39,7 @@ func Open(dir, conf string, resume bool, pl Planning, now time.Time) (*Plan, err
 			return nil, err
 		}
 		if err := plan.CheckConfig(cfg); err != nil {
-			return nil, err
+			return nil, withChangedKeys(err, dir, plan, cfg)
 		}
 		if pl.Matches != 0 && pl.Matches != len(plan.Matches) {
 			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", pl.Matches, dir, len(plan.Matches))
@@ -93,4 +95,29 @@ func MatchOf(dir, index string) (*Plan, Match, error) {
 	}
 	m, err := plan.MatchAt(i)
 	return plan, m, err
+}
+
+// withChangedKeys adds to a refused config what differs, as the manifest
+// of a played match (its configParts) tells, so that a teacher who fixed a
+// team's command sees what else was changed.
+func withChangedKeys(err error, dir string, p *Plan, cfg *config.Config) error {
+	now, perr := cfg.ChecksumParts()
+	if perr != nil {
+		return err
+	}
+	for _, m := range p.Matches {
+		man, merr := tournament.ReadManifest(filepath.Join(dir, filepath.FromSlash(m.Dir)))
+		if merr != nil || man.ConfigChecksum != p.ConfigChecksum || man.ConfigParts == nil {
+			continue
+		}
+		keys := config.DifferingParts(man.ConfigParts, now)
+		if len(keys) == 0 {
+			return err
+		}
+		if len(keys) > 5 {
+			keys = append(keys[:5], fmt.Sprintf("and %d more", len(keys)-5))
+		}
+		return fmt.Errorf("%w (these keys differ: %s; a team's command, dir, env and image may change)", err, strings.Join(keys, ", "))
+	}
+	return err
 }

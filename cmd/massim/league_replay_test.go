@@ -210,6 +210,22 @@ func TestLeague_ReplayTeamAfterItsCommandWasFixed(t *testing.T) {
 	assert.Equal(t, 3, sims)
 	assert.Equal(t, 6, rows["C"].Points)
 
+	// A config that plays otherwise is refused, naming what differs.
+	longer := filepath.Join(root, "course-longer.json")
+	replayLeagueConfig(t, longer, map[string]string{"A": "team", "B": "team", "C": "submitter"}, 1, 0)
+	data, err := os.ReadFile(longer)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(longer, bytes.Replace(data, []byte(`"steps": 3`), []byte(`"steps": 4`), 1), 0o644))
+	stderr.Reset()
+	assert.Equal(t, 2, run([]string{"league", "-dir", dir, "-conf", longer, "-replay", "1"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "the config has changed")
+	assert.Contains(t, stderr.String(), "these keys differ: match")
+	assert.Contains(t, stderr.String(), "steps")
+	again, err := league.ReadPlan(dir)
+	require.NoError(t, err)
+	assert.Equal(t, plan, again, "nothing set aside, nothing recorded")
+	assert.DirExists(t, filepath.Join(dir, plan.Matches[1].Dir))
+
 	// Refusals: an unknown team or match, and no league at all.
 	for _, args := range [][]string{
 		{"-dir", dir, "-replay-team", "D"},

@@ -275,3 +275,18 @@ func BenchmarkRecoverSetAside(b *testing.B) {
 		}
 	}
 }
+
+// A league that is running holds its folder: a replay is refused and moves
+// nothing.
+func TestReplay_RefusedWhileTheLeagueRuns(t *testing.T) {
+	dir, p := playedLeague(t)
+	lock, err := tournament.LockFolder(dir)
+	require.NoError(t, err)
+	defer lock.Release()
+	moved, err := Replay(dir, p, []int{0}, "-replay 0", time.Now())
+	var inUse *tournament.FolderInUseError
+	assert.ErrorAs(t, err, &inUse)
+	assert.Empty(t, moved)
+	assert.True(t, Finished(dir, p.Matches[0]))
+	assert.Empty(t, p.Matches[0].Replaced)
+}

@@ -86,9 +86,12 @@ func (r *leagueReplayFlags) setAside(dir string, plan *league.Plan, stdout io.Wr
 	for _, m := range moved {
 		fmt.Fprintf(stdout, "set aside: %s → %s\n", m.Match.Dir, m.To)
 	}
-	fmt.Fprintf(stdout, "playing %d matches again from scratch (%d set aside, the others had no folder yet)\n", len(indexes), len(moved))
-	if err != nil {
-		return fmt.Errorf("setting matches aside (a run with -resume records what was moved): %w", err)
+	switch {
+	case err != nil && len(moved) == 0:
+		return err // the folder in use, or nothing could be moved
+	case err != nil:
+		return fmt.Errorf("setting matches aside (the next run records what was moved): %w", err)
 	}
+	fmt.Fprintf(stdout, "playing %d matches again from scratch (%d set aside, the others had no folder yet)\n", len(indexes), len(moved))
 	return nil
 }

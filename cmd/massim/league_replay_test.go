@@ -39,8 +39,10 @@ create task single 20 0,1,b0
 // replayLeagueConfig writes a round-robin config of one agent per team
 // whose teams run the given team programs (teamcmdtest.Command modes),
 // with sims simulations of 3 steps, replays recorded, wait between the
-// simulations, and the world of submitterSetup. Teams that do not connect
-// are waited for 2 s.
+// simulations, and the world of submitterSetup. Teams whose agents do not
+// all connect are waited for 2 s if one of them never connects (a "sleep"
+// program), else for a minute (a loaded machine starts programs slowly);
+// teamConnectTimeout does not count in the config's checksum.
 func replayLeagueConfig(t *testing.T, path string, modes map[string]string, sims int, wait time.Duration) {
 	t.Helper()
 	dir := filepath.Dir(path)
@@ -72,10 +74,16 @@ func replayLeagueConfig(t *testing.T, path string, modes map[string]string, sims
 	}) {
 		teams[name] = map[string]any{"prefix": "agent", "password": "pw" + name, "command": teamcmdtest.Command(modes[name])}
 	}
+	connect := time.Minute
+	for _, mode := range modes {
+		if mode == "sleep" {
+			connect = 2 * time.Second
+		}
+	}
 	cfg := map[string]any{
 		"server": map[string]any{"tournamentMode": "round-robin", "teamsPerMatch": 2, "launch": "0s", "port": 12300,
 			"agentTimeout": 4000, "resultPath": "results", "replayPath": "replays", // into each match's folder
-			"logLevel": "normal", "teamSandbox": teamcmdtest.SandboxMode(), "teamConnectTimeout": 2000, "teamStopGrace": 2000,
+			"logLevel": "normal", "teamSandbox": teamcmdtest.SandboxMode(), "teamConnectTimeout": connect.Milliseconds(), "teamStopGrace": 2000,
 			"waitBetweenSimulations": wait.Milliseconds()},
 		"match": match, "teams": teams,
 	}

@@ -11,4 +11,9 @@
 // that continues it after its last completed simulation (massim match is
 // idempotent), so a match cut short is played again from the start of the
 // simulation it was in.
+//
+// A league may play every line-up several times (rounds.go: -rounds, the
+// sides moved along and a seed per round), and play chosen matches again
+// from scratch after a fix (replay.go: -replay, -replay-team), their old
+// folders set aside and recorded in the plan, never deleted.
 package league

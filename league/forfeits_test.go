@@ -127,7 +127,7 @@ func boardOf(p *Plan, merged Merged) *Board {
 func leagueWithAbsences(t *testing.T, dir string) (*Plan, Merged) {
 	t.Helper()
 	cfg := demo(t, config.ModeRoundRobin, "A", "B", "C")
-	p, err := NewPlan(cfg, demoConfig, 0, 1, time.Now())
+	p, err := NewPlan(cfg, demoConfig, Planning{Seed: 1}, time.Now())
 	require.NoError(t, err)
 	sims := [][]tournament.SimRecord{
 		{withAbsence(played("s0", "A", 0, "B", 0), "B", 0, 2, `program not found: "nosuch" is not on the PATH`)},

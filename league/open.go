@@ -5,18 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/sim"
+	"github.com/massim-go/massim/tournament"
 )
 
-// Open plans a new league in dir from the config conf (matches and seed
-// for random mode; seed 0 takes the clock) and writes its plan or, with
-// resume, reads the plan back and checks that the config (conf, or the one
-// it was planned with) is still the one it was planned with.
-func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time) (*Plan, error) {
+// Open plans a new league in dir from the config conf (pl; a seed of 0
+// takes the clock) and writes its plan or, with resume, reads the plan back
+// and checks that the config (conf, or the one it was planned with) is
+// still the one it was planned with. A resumed league given another config
+// file that plays the same (a team's command fixed in a copy) records that
+// file in the plan, so that its matches, wherever they run, use it.
+func Open(dir, conf string, resume bool, pl Planning, now time.Time) (*Plan, error) {
 	exists := HasPlan(dir)
 	switch {
 	case exists && !resume:
@@ -34,10 +39,19 @@ func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time)
 			return nil, err
 		}
 		if err := plan.CheckConfig(cfg); err != nil {
-			return nil, err
+			return nil, withChangedKeys(err, dir, plan, cfg)
 		}
-		if matches != 0 && matches != len(plan.Matches) {
-			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", matches, dir, len(plan.Matches))
+		if pl.Matches != 0 && pl.Matches != len(plan.Matches) {
+			return nil, fmt.Errorf("league: -matches %d: the league in %s was planned with %d matches", pl.Matches, dir, len(plan.Matches))
+		}
+		if pl.Rounds != 0 && pl.Rounds != max(plan.Rounds, 1) {
+			return nil, fmt.Errorf("league: -rounds %d: the league in %s was planned with %d rounds", pl.Rounds, dir, max(plan.Rounds, 1))
+		}
+		if abs, err := filepath.Abs(conf); err == nil && abs != plan.Config {
+			plan.Config = abs
+			if err := plan.Write(dir); err != nil {
+				return nil, err
+			}
 		}
 		return plan, nil
 	}
@@ -51,10 +65,10 @@ func Open(dir, conf string, resume bool, matches int, seed int64, now time.Time)
 	if _, err := sim.CheckMatches(cfg); err != nil {
 		return nil, err
 	}
-	if seed == 0 {
-		seed = now.UnixNano()
+	if pl.Seed == 0 {
+		pl.Seed = now.UnixNano()
 	}
-	plan, err := NewPlan(cfg, conf, matches, seed, now)
+	plan, err := NewPlan(cfg, conf, pl, now)
 	if err != nil {
 		return nil, err
 	}
@@ -81,4 +95,29 @@ func MatchOf(dir, index string) (*Plan, Match, error) {
 	}
 	m, err := plan.MatchAt(i)
 	return plan, m, err
+}
+
+// withChangedKeys adds to a refused config what differs, as the manifest
+// of a played match (its configParts) tells, so that a teacher who fixed a
+// team's command sees what else was changed.
+func withChangedKeys(err error, dir string, p *Plan, cfg *config.Config) error {
+	now, perr := cfg.ChecksumParts()
+	if perr != nil {
+		return err
+	}
+	for _, m := range p.Matches {
+		man, merr := tournament.ReadManifest(filepath.Join(dir, filepath.FromSlash(m.Dir)))
+		if merr != nil || man.ConfigChecksum != p.ConfigChecksum || man.ConfigParts == nil {
+			continue
+		}
+		keys := config.DifferingParts(man.ConfigParts, now)
+		if len(keys) == 0 {
+			return err
+		}
+		if len(keys) > 5 {
+			keys = append(keys[:5], fmt.Sprintf("and %d more", len(keys)-5))
+		}
+		return fmt.Errorf("%w (these keys differ: %s; a team's command, dir, env and image may change)", err, strings.Join(keys, ", "))
+	}
+	return err
 }

@@ -34,12 +34,14 @@ type Plan struct {
 	// Config is the absolute path of the config file; ConfigChecksum is
 	// its checksum (config.Config.Checksum), which a resumed league and
 	// every match child must find unchanged.
-	Config         string   `json:"config"`
-	ConfigChecksum string   `json:"configChecksum"`
-	Mode           string   `json:"mode"`           // round-robin, manual or random
-	Seed           *int64   `json:"seed,omitempty"` // random mode: the seed of the line-ups
-	Teams          []string `json:"teams"`          // every team, config order
-	Steps          []int    `json:"steps"`          // steps of each simulation of a match
+	Config         string `json:"config"`
+	ConfigChecksum string `json:"configChecksum"`
+	Mode           string `json:"mode"` // round-robin, manual or random
+	// Seed is the seed of random mode's line-ups and of the rounds'
+	// simulations (RoundSeed), recorded in random mode and with -rounds.
+	Seed  *int64   `json:"seed,omitempty"`
+	Teams []string `json:"teams"` // every team, config order
+	Steps []int    `json:"steps"` // steps of each simulation of a match
 	// Rounds is how often every pairing is played (-rounds; 0 in plans of
 	// older versions: once).
 	Rounds  int       `json:"rounds,omitempty"`
@@ -70,10 +72,18 @@ type Replacement struct {
 	Why string    `json:"why"` // e.g. "-replay-team B"
 }
 
+// Planning is how a new league is planned: the flags of massim league.
+type Planning struct {
+	Matches int   // random mode: how many matches to draw (-matches)
+	Seed    int64 // random mode's draw and the rounds' seeds (-seed); Open takes the clock for 0
+	Rounds  int   // how often every line-up is played (-rounds); 0 means once
+}
+
 // NewPlan plans the league of a config: every match of its tournament
-// mode, or, in random mode, count matches drawn with seed (the same draw
-// serve -seed makes). confPath is recorded as an absolute path.
-func NewPlan(cfg *config.Config, confPath string, count int, seed int64, now time.Time) (*Plan, error) {
+// mode, or, in random mode, pl.Matches matches drawn with pl.Seed (the
+// same draw serve -seed makes), each line-up pl.Rounds times (rounds.go).
+// confPath is recorded as an absolute path.
+func NewPlan(cfg *config.Config, confPath string, pl Planning, now time.Time) (*Plan, error) {
 	abs, err := filepath.Abs(confPath)
 	if err != nil {
 		return nil, fmt.Errorf("league: config path: %w", err)
@@ -82,15 +92,24 @@ func NewPlan(cfg *config.Config, confPath string, count int, seed int64, now tim
 	if err != nil {
 		return nil, fmt.Errorf("league: %w", err)
 	}
-	mode, lineups, err := tournament.Lineups(cfg, count, seed)
+	if pl.Rounds < 0 {
+		return nil, fmt.Errorf("league: -rounds %d: at least 1", pl.Rounds)
+	}
+	rounds := max(pl.Rounds, 1)
+	mode, lineups, err := tournament.Lineups(cfg, pl.Matches, pl.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("league: %w", err)
 	}
-	if mode == config.ModeRandom && count <= 0 {
+	if mode == config.ModeRandom && pl.Matches <= 0 {
 		return nil, errors.New("league: a random tournament never ends: say how many matches to play (-matches N)")
 	}
-	p := &Plan{Format: PlanFormat, Config: abs, ConfigChecksum: checksum, Mode: mode, Created: now.UTC()}
-	if mode == config.ModeRandom {
+	if mode == config.ModeRandom && rounds > 1 {
+		return nil, fmt.Errorf("league: -rounds %d does not go with random mode, whose line-ups are drawn: "+
+			"draw more matches instead (-matches N), each with its own line-up", rounds)
+	}
+	p := &Plan{Format: PlanFormat, Config: abs, ConfigChecksum: checksum, Mode: mode, Rounds: rounds, Created: now.UTC()}
+	if mode == config.ModeRandom || rounds > 1 {
+		seed := pl.Seed
 		p.Seed = &seed
 	}
 	for _, t := range cfg.Teams {
@@ -99,10 +118,21 @@ func NewPlan(cfg *config.Config, confPath string, count int, seed int64, now tim
 	for _, m := range cfg.Match {
 		p.Steps = append(p.Steps, m.Steps)
 	}
-	width := max(3, len(strconv.Itoa(len(lineups)-1)))
-	for i, teams := range lineups {
-		name := fmt.Sprintf("%0*d-%s", width, i, fileSafe(strings.Join(teams, "-")))
-		p.Matches = append(p.Matches, Match{Index: i, Teams: teams, Dir: filepath.ToSlash(filepath.Join(MatchesFolder, name))})
+	width := max(3, len(strconv.Itoa(rounds*len(lineups)-1)))
+	for round := 1; round <= rounds; round++ {
+		for _, lineup := range lineups {
+			i := len(p.Matches)
+			teams := sides(lineup, round)
+			name := fmt.Sprintf("%0*d-%s", width, i, fileSafe(strings.Join(teams, "-")))
+			m := Match{Index: i, Teams: teams, Round: round}
+			if rounds > 1 {
+				name = fmt.Sprintf("%0*d-r%d-%s", width, i, round, fileSafe(strings.Join(teams, "-")))
+				seed := RoundSeed(pl.Seed, round)
+				m.Seed = &seed
+			}
+			m.Dir = filepath.ToSlash(filepath.Join(MatchesFolder, name))
+			p.Matches = append(p.Matches, m)
+		}
 	}
 	return p, nil
 }

@@ -16,7 +16,7 @@ import (
 const demoConfig = "../config/examples/demo/demo.json"
 
 // demo loads the demo config with the named teams and mode.
-func demo(t *testing.T, mode string, teams ...string) *config.Config {
+func demo(t testing.TB, mode string, teams ...string) *config.Config {
 	t.Helper()
 	cfg, err := config.Load(demoConfig)
 	require.NoError(t, err)
@@ -41,7 +41,7 @@ func lineups(p *Plan) [][]string {
 
 func TestNewPlan_TheMatchesOfEachMode(t *testing.T) {
 	now := time.Date(2026, 12, 4, 8, 0, 0, 0, time.UTC)
-	p, err := NewPlan(demo(t, config.ModeRoundRobin, "A", "B", "C"), demoConfig, 0, 1, now)
+	p, err := NewPlan(demo(t, config.ModeRoundRobin, "A", "B", "C"), demoConfig, Planning{Matches: 0, Seed: 1}, now)
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"A", "B"}, {"A", "C"}, {"B", "C"}}, lineups(p))
 	assert.Equal(t, []string{"matches/000-A-B", "matches/001-A-C", "matches/002-B-C"},
@@ -54,19 +54,19 @@ func TestNewPlan_TheMatchesOfEachMode(t *testing.T) {
 
 	cfg := demo(t, config.ModeManual, "A", "B", "C")
 	cfg.ManualMode = [][]string{{"C", "A"}, {"B", "C"}}
-	p, err = NewPlan(cfg, demoConfig, 0, 1, now)
+	p, err = NewPlan(cfg, demoConfig, Planning{Matches: 0, Seed: 1}, now)
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"C", "A"}, {"B", "C"}}, lineups(p))
 
 	cfg = demo(t, config.ModeRandom, "A", "B", "C", "D")
-	_, err = NewPlan(cfg, demoConfig, 0, 7, now)
+	_, err = NewPlan(cfg, demoConfig, Planning{Matches: 0, Seed: 7}, now)
 	assert.ErrorContains(t, err, "-matches N")
-	p, err = NewPlan(cfg, demoConfig, 12, 7, now)
+	p, err = NewPlan(cfg, demoConfig, Planning{Matches: 12, Seed: 7}, now)
 	require.NoError(t, err)
 	require.Len(t, p.Matches, 12)
 	require.NotNil(t, p.Seed)
 	assert.Equal(t, int64(7), *p.Seed)
-	again, err := NewPlan(cfg, demoConfig, 12, 7, now)
+	again, err := NewPlan(cfg, demoConfig, Planning{Matches: 12, Seed: 7}, now)
 	require.NoError(t, err)
 	assert.Equal(t, lineups(p), lineups(again), "the seed fixes the draw")
 	assert.Equal(t, "matches/011-"+p.Matches[11].Teams[0]+"-"+p.Matches[11].Teams[1], p.Matches[11].Dir)
@@ -76,7 +76,7 @@ func TestNewPlan_FolderNamesAreSafeAndSortable(t *testing.T) {
 	assert.Equal(t, "team_1-B.x", fileSafe("team/1-B.x"))
 	assert.Equal(t, "a_b", fileSafe("a b"))
 	cfg := demo(t, config.ModeRandom, "A", "B")
-	p, err := NewPlan(cfg, demoConfig, 1001, 3, time.Now())
+	p, err := NewPlan(cfg, demoConfig, Planning{Matches: 1001, Seed: 3}, time.Now())
 	require.NoError(t, err)
 	assert.Regexp(t, `^matches/0000-`, p.Matches[0].Dir, "wide enough for the last index")
 	assert.Regexp(t, `^matches/1000-`, p.Matches[1000].Dir)
@@ -89,7 +89,7 @@ func TestPlan_WrittenOnceReadBackAndGuardedByTheChecksum(t *testing.T) {
 	assert.True(t, errors.Is(err, fs.ErrNotExist))
 
 	cfg := demo(t, config.ModeRoundRobin, "A", "B", "C")
-	p, err := NewPlan(cfg, demoConfig, 0, 1, time.Now())
+	p, err := NewPlan(cfg, demoConfig, Planning{Matches: 0, Seed: 1}, time.Now())
 	require.NoError(t, err)
 	require.NoError(t, p.Write(dir))
 	assert.True(t, HasPlan(dir))

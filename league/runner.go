@@ -51,6 +51,7 @@ type Summary struct {
 	Planned   int
 	Skipped   int      // matches found finished when the run started
 	Played    []Match  // matches this run finished
+	Stopped   []Match  // matches stopped by a signal; -resume plays them on
 	Failed    []Failed // matches whose child failed; -resume plays them again
 	Standings Merged   // the standings after the run, with every recorded absence
 }
@@ -84,6 +85,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, fmt.Errorf("league: %w", err)
 	}
 	defer lock.Release()
+	// What a -replay cut short left behind, before anything reads the plan.
+	if _, err := recoverSetAside(opts.Dir, p, opts.now()); err != nil {
+		return sum, err
+	}
 	var pending []Match
 	for _, m := range p.Matches {
 		if Finished(opts.Dir, m) {
@@ -130,7 +135,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			opts.Board.started(c)
 			running = append(running, c)
 		}
-		st.running, st.left = running, len(pending)
+		st.running, st.left = running, len(pending)+len(sum.Stopped)
 		opts.View.show(st, opts.now())
 		if len(running) == 0 {
 			break
@@ -159,6 +164,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				_, played := c.progress(p.Steps, false)
 				st.stepsPlayed += played
 				opts.Board.ended(c.match, "stopped", nil)
+				sum.Stopped = append(sum.Stopped, c.match)
 				opts.Log.Info().Str("match", c.match.Name()).Msg("match stopped; -resume plays it on")
 			default:
 				err := c.err
@@ -177,7 +183,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 				sum.Standings, st.standings = merged, merged.File.Standings
 				opts.Board.setStandings(st.standings)
 			}
-			st.running = running
+			st.running, st.left = running, len(pending)+len(sum.Stopped)
 			opts.View.matchEnded(st, opts.now())
 		case <-ticker.C:
 		}
@@ -190,6 +196,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	return sum, nil
 }
+
+// Left is the number of matches of the plan not finished after the run:
+// those it did not start, stopped and failed.
+func (s Summary) Left() int { return s.Planned - s.Skipped - len(s.Played) }
 
 func failedError(failed []Failed) error {
 	var errs []error

@@ -55,7 +55,7 @@ func TestStandings_RatingsBesideThePoints(t *testing.T) {
 func TestMerge_WritesTheStandingsOfTheRecordedMatches(t *testing.T) {
 	dir := t.TempDir()
 	cfg := demo(t, config.ModeRoundRobin, "A", "B", "C")
-	p, err := NewPlan(cfg, demoConfig, 0, 1, time.Now())
+	p, err := NewPlan(cfg, demoConfig, Planning{Matches: 0, Seed: 1}, time.Now())
 	require.NoError(t, err)
 	merged, err := Merge(dir, p, time.Now())
 	require.NoError(t, err)

@@ -107,6 +107,8 @@ func collect(dir, out string) (*Site, error) {
 			return err
 		}
 		switch {
+		case d.IsDir() && path != dir && setAside(d.Name()):
+			return filepath.SkipDir
 		case d.IsDir() && path != dir && isOfficial(path):
 			found = append(found, path)
 			return filepath.SkipDir
@@ -394,6 +396,19 @@ func newerThanFiles(t time.Time, dir string) bool {
 		}
 	}
 	return true
+}
+
+// setAside tells whether a folder is a league's match folder set aside to
+// play the match again, <folder>.replaced-<k> (docs/leagues.md, "Playing
+// matches again"): the league's plan names it under the match's
+// "replaced", and its results count no more.
+func setAside(name string) bool {
+	i := strings.LastIndex(name, ".replaced-")
+	if i <= 0 {
+		return false
+	}
+	k := name[i+len(".replaced-"):]
+	return k != "" && k[0] != '0' && strings.Trim(k, "0123456789") == ""
 }
 
 // isOfficial tells whether dir is a replay folder in the official layout.

@@ -159,3 +159,31 @@ func copyTree(t *testing.T, from, to string) {
 	t.Helper()
 	require.NoError(t, os.CopyFS(to, os.DirFS(from)))
 }
+
+// A league's match folder set aside to play the match again
+// (matches/<folder>.replaced-<k>, docs/leagues.md) is not published: its
+// results were replaced, and its replays would be found as loose ones.
+func TestPublish_LeavesOutSetAsideMatchFolders(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "site")
+	matchFolder(t, filepath.Join(dir, "matches", "000-A-B"), []string{"A", "B"}, 30, 1)
+	matchFolder(t, filepath.Join(dir, "matches", "000-A-B.replaced-1"), []string{"A", "B"}, 40, 2)
+	matchFolder(t, filepath.Join(dir, "matches", "001-A-B.replaced-x"), []string{"A", "B"}, 20, 3)
+	rep, err := Publish(dir, out, Options{Title: "League"})
+	require.NoError(t, err)
+	var folders []string
+	for _, m := range rep.Site.Matches {
+		folders = append(folders, m.Folder)
+	}
+	assert.Equal(t, []string{"matches/000-A-B", "matches/001-A-B.replaced-x"}, folders, "only the set-aside name is left out")
+	assert.Empty(t, rep.Site.Loose)
+	for _, s := range rep.Site.Standings {
+		assert.Equal(t, 2, s.Played, s.Team)
+	}
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{{"000-A-B.replaced-1", true}, {"000-A-B.replaced-12", true}, {"000-A-B.replaced-0", false}, {"000-A-B.replaced-", false},
+		{".replaced-1", false}, {"000-A-B", false}, {"000-A-B.replaced-1a", false}} {
+		assert.Equal(t, tt.want, setAside(tt.name), tt.name)
+	}
+}

@@ -6,12 +6,15 @@ import (
 
 	"github.com/massim-go/massim/internal/massimbin"
 	"github.com/massim-go/massim/server/teamcmd"
+	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
 )
 
 func TestMain(m *testing.M) {
 	teamcmd.ServeIfSupervisor() // serve and match run in-process start team commands
+	teamcmdtest.ServeIfHelper() // team programs of the league tests (teamcmdtest.Command)
 	code := m.Run()
 	massimbin.Remove()
+	teamcmdtest.Cleanup()
 	os.Exit(code)
 }
 

@@ -30,7 +30,7 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "the league folder: plan, match folders, logs, standings")
 	parallel := fs.Int("parallel", 1, "matches played at a time")
 	matches := fs.Int("matches", 0, "random mode: the number of matches to draw")
-	seed := fs.Int64("seed", 0, "random mode: the seed of the line-ups (default: the clock; recorded in league.json)")
+	seed := fs.Int64("seed", 0, "random mode: the seed of the line-ups; with -rounds: of the rounds' simulations (default: the clock; recorded in league.json)")
 	resume := fs.Bool("resume", false, "continue the league in -dir: finished matches are not played again")
 	merge := fs.Bool("merge", false, "only merge the standings of the matches recorded in -dir")
 	monitor := fs.String("monitor", "off", "a page of the league's matches with links to each running match's monitor, on a port or host:port (the matches' monitors listen on the same host)")
@@ -39,9 +39,12 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	logs.register(fs)
 	var onSlurm leagueSlurmFlags
 	onSlurm.register(fs)
+	var again leagueReplayFlags // -rounds, -replay, -replay-team (league_replay.go)
+	again.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
+			"       massim league -dir DIR -replay-team T | -replay I,J,... [-conf FILE] [-parallel N]\n"+
 			"       massim league -conf FILE -dir DIR -slurm [-parallel N] [-submit] [-slurm-opt OPT]... [-slurm-max-array N]\n"+
 			"       massim league -dir DIR -merge")
 		fs.PrintDefaults()
@@ -73,6 +76,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 			}
 		})
 	}
+	if err := again.check(*dir, *merge, resume); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	if *merge {
 		return mergeLeague(*dir, stdout, stderr)
 	}
@@ -85,9 +91,12 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: err}
 		}
 	}
-	plan, err := league.Open(*dir, *conf, *resume, *matches, *seed, time.Now())
+	plan, err := league.Open(*dir, *conf, *resume, league.Planning{Matches: *matches, Seed: *seed, Rounds: again.rounds}, time.Now())
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if err := again.setAside(*dir, plan, stdout); err != nil {
+		return err
 	}
 	if onSlurm.enabled() {
 		return onSlurm.run(context.Background(), *dir, len(plan.Matches), stdout, stderr)
@@ -129,7 +138,8 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
 		Grace: *grace, Log: log, View: view, Board: board,
 	})
-	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d planned\n", len(sum.Played), sum.Skipped, sum.Planned)
+	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d left (%d stopped), %d planned\n",
+		len(sum.Played), sum.Skipped, sum.Left(), len(sum.Stopped), sum.Planned)
 	if perr := tournament.WriteStandingsTable(stdout, sum.Standings.File.Standings); perr != nil {
 		err = errors.Join(err, perr)
 	}

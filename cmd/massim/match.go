@@ -35,6 +35,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2}
 	}
 	var fromLeague *league.Plan
+	var leagueMatch league.Match
 	if *leagueDir != "" {
 		plan, m, err := league.MatchOf(*leagueDir, *index)
 		if err != nil {
@@ -47,7 +48,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			f.conf = plan.Config
 		}
 		*teams, *out = strings.Join(m.Teams, ","), filepath.Join(*leagueDir, filepath.FromSlash(m.Dir))
-		fromLeague = plan
+		fromLeague, leagueMatch = plan, m
 	}
 	lineup := splitTeams(*teams)
 	switch {
@@ -68,6 +69,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{code: 2, err: err}
 		}
 		leagueChild(&f, cfg)
+		leagueMatch.SeedSimulations(cfg) // its round's seeds (-rounds)
 	}
 	for _, name := range lineup {
 		if !slices.ContainsFunc(cfg.Teams, func(t config.Team) bool { return t.Name == name }) {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -30,7 +31,11 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &exitError{code: 2, err: errors.New("name at least one folder")}
 	}
-	merged, err := tournament.MergeManifests(fs.Args())
+	folders := currentFolders(fs.Args(), stderr)
+	if len(folders) == 0 {
+		return &exitError{code: 2, err: errors.New("every folder named was set aside by a league's -replay: name the matches' current folders")}
+	}
+	merged, err := tournament.MergeManifests(folders)
 	if err != nil {
 		return err
 	}
@@ -41,7 +46,7 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	file := league.Standings(merged.Teams, merged.Simulations, time.Now())
-	fmt.Fprintf(stdout, "%s from %s\n", plural(len(merged.Simulations), "simulation"), plural(fs.NArg(), "folder"))
+	fmt.Fprintf(stdout, "%s from %s\n", plural(len(merged.Simulations), "simulation"), plural(len(folders), "folder"))
 	if err := tournament.WriteStandingsTable(stdout, file.Standings); err != nil {
 		return err
 	}
@@ -52,6 +57,25 @@ func runStandings(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "standings: %s\n", *out)
 	}
 	return nil
+}
+
+// currentFolders leaves out the match folders a league set aside to play
+// the match again (league.SetAsideNumber: matches/007-A-B.replaced-1, as
+// a shell's matches/* names them too): their results were replaced.
+func currentFolders(paths []string, stderr io.Writer) []string {
+	var out []string
+	for _, p := range paths {
+		dir := p
+		if filepath.Base(p) == tournament.ManifestFile {
+			dir = filepath.Dir(p)
+		}
+		if _, ok := league.SetAsideNumber(filepath.Base(filepath.Clean(dir))); ok {
+			fmt.Fprintf(stderr, "note: %s left out: a league set it aside to play the match again (-replay)\n", p)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // plural is "1 folder", "2 folders".

@@ -37,6 +37,7 @@ const HelperArg = "__massim-teamcmd-test"
 //	chatty BYTES         write BYTES of numbered lines (stdout and stderr), then exit 0
 //	two-waves            record, connect agent 1 only, and the others once its sim-start
 //	                     told the team size (as the 2022 winner's client does), until SIGTERM
+//	submitter            record, then connect MASSIM_AGENTS agents that submit a task whenever they hold a block (submitter.go)
 func Command(mode string, args ...string) []string {
 	return append([]string{Executable(), HelperArg, mode}, args...)
 }
@@ -117,6 +118,11 @@ func runHelper(mode string, args []string) error {
 			marker = filepath.Join(os.TempDir(), marker)
 		}
 		return connect(marker)
+	case "submitter":
+		if err := record(nil); err != nil {
+			return err
+		}
+		return connectSubmitters()
 	case "two-waves":
 		if err := record(nil); err != nil {
 			return err

@@ -17,6 +17,6 @@ func HandOff[T any](ch chan<- T, v T, log zerolog.Logger, what string) {
 	}
 	began := time.Now()
 	ch <- v
-	log.Warn().Dur("waited", time.Since(began)).Int("queue", cap(ch)).
+	log.Warn().Int64("waited_ms", time.Since(began).Milliseconds()).Int("queue", cap(ch)).
 		Msg(what + " is behind (slow disk?); the step loop waited for it")
 }

@@ -85,6 +85,7 @@ func TestLeague_WatchingAShowcaseMatchFromTheLeaguePage(t *testing.T) {
 	}
 	require.NoError(t, r.cmd.Process.Signal(os.Interrupt))
 	assert.Equal(t, 0, r.wait(t), "a finished league, then Ctrl-C")
+	assertLeagueComplete(t, dir) // the teams' agents connected to the loopback ports
 
 	// The showcase was paced (no faster than steps × pace); every match
 	// listened for agents on loopback only.

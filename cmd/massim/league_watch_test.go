@@ -22,17 +22,30 @@ import (
 // boardView reads the league page's JSON as a viewer at host would.
 func boardView(t *testing.T, url, host string) league.BoardView {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url+"league.json", nil)
+	v, err := tryBoardView(url, host)
 	require.NoError(t, err)
+	return v
+}
+
+// tryBoardView is boardView for a condition polled before the page is up.
+func tryBoardView(url, host string) (league.BoardView, error) {
+	var v league.BoardView
+	req, err := http.NewRequest(http.MethodGet, url+"league.json", nil)
+	if err != nil {
+		return v, err
+	}
 	if host != "" {
 		req.Host = host
 	}
 	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return v, err
+	}
 	defer resp.Body.Close()
-	var v league.BoardView
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
-	return v
+	if resp.StatusCode != http.StatusOK {
+		return v, fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	return v, json.NewDecoder(resp.Body).Decode(&v)
 }
 
 // TestLeague_WatchingAShowcaseMatchFromTheLeaguePage: with -showcase the
@@ -55,13 +68,12 @@ func TestLeague_WatchingAShowcaseMatchFromTheLeaguePage(t *testing.T) {
 	// The page's link to the running showcase names the viewer's host.
 	var monitorLink string
 	require.Eventually(t, func() bool {
-		code, _ := httpGet(page+"league.json", "")
-		if code != http.StatusOK {
+		v, err := tryBoardView(page, "")
+		if err != nil || len(v.Matches) < 2 {
 			return false
 		}
-		m := boardView(t, page, "").Matches[1]
-		monitorLink = m.Monitor
-		return m.State == "running" && m.Monitor != ""
+		monitorLink = v.Matches[1].Monitor
+		return v.Matches[1].State == "running" && monitorLink != ""
 	}, 60*time.Second, 20*time.Millisecond)
 	assert.True(t, strings.HasPrefix(monitorLink, "http://localhost:"), monitorLink)
 	other := boardView(t, page, fmt.Sprintf("league.example:%d", port)).Matches[1].Monitor

@@ -89,7 +89,7 @@ func (l *Ladder) start(p pairing.Pair, now time.Time) {
 		l.indexAccounts()
 	}
 	l.log.Info().Str("match", season.Name(number)).Strs("teams", rec.Teams).Str("kind", rec.Kind).Int("request", p.Request).
-		Dur("waited", now.Sub(rec.Ready)).Msg("match starts")
+		Int64("waited_ms", now.Sub(rec.Ready).Milliseconds()).Msg("match starts")
 	// Matches that start together are started startSpacing apart: with a
 	// pace (or agents that take their time), a match's steps keep the
 	// phase of its start, and matches started in the same instant would

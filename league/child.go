@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -50,7 +51,11 @@ func startChild(opts *Options, m Match, ended chan<- *child) (*child, error) {
 		return nil, fmt.Errorf("league: open match log: %w", err)
 	}
 	c := &child{match: m, logPath: logPath, sim: -1, firstSim: -1, step: -1, exited: make(chan struct{})}
-	c.cmd = exec.Command(opts.Executable, childArgs(opts.Dir, m, opts.ChildArgs)...)
+	extra := opts.ChildArgs
+	if opts.MatchArgs != nil {
+		extra = append(slices.Clone(extra), opts.MatchArgs(m)...)
+	}
+	c.cmd = exec.Command(opts.Executable, childArgs(opts.Dir, m, extra)...)
 	c.cmd.Stdout = &lineWriter{to: f, line: c.readOutputLine}
 	c.cmd.Stderr = &lineWriter{to: f, line: c.readLogLine}
 	// The log pipe is closed when the match ends even if something it

@@ -37,6 +37,10 @@ type Options struct {
 	View       *View  // progress; nil shows none
 	Board      *Board // the web page; nil without one
 	Now        func() time.Time
+
+	// MatchArgs, when set, adds flags of one match's child after
+	// ChildArgs (massim league -showcase paces one match).
+	MatchArgs func(Match) []string
 }
 
 func (o *Options) now() time.Time {

@@ -123,7 +123,7 @@ func (v *View) show(st *status, now time.Time) {
 	ev := v.log.Info().Int("done", st.done).Int("running", len(st.running)).Int("left", st.left).Int("failed", st.failed).
 		Int("forfeited", st.forfeited).Int("partial", st.partial)
 	if left, ok := st.timeLeft(now); ok {
-		ev = ev.Dur("timeLeft", left.Round(time.Second))
+		ev = ev.Int64("timeLeft_s", int64(left.Round(time.Second).Seconds()))
 	}
 	arr := zerolog.Arr()
 	for _, c := range st.running {

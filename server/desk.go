@@ -95,7 +95,7 @@ func firstMessage(conn net.Conn, maxLen int, timeout time.Duration, log zerolog.
 		var ne net.Error
 		switch {
 		case errors.As(err, &ne) && ne.Timeout():
-			log.Info().Dur("timeout", timeout).Msg("closed a connection that did not authenticate in time")
+			log.Info().Int64("timeout_ms", timeout.Milliseconds()).Msg("closed a connection that did not authenticate in time")
 		case reader.Unterminated() > 0 && errors.Is(err, io.EOF):
 			n := reader.Unterminated()
 			log.Warn().Int("bytes", n).Msgf("closed a connection that sent %d bytes without a 0 byte; frames end with a 0 byte", n)

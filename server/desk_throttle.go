@@ -171,7 +171,7 @@ func (t *loginThrottle) check(conn net.Conn, req protocol.AuthRequest, known boo
 	log = log.With().Str("user", req.User).Str("remote", conn.RemoteAddr().String()).Logger()
 	wait, ok := t.admit(key, time.Now(), limit)
 	if !ok {
-		log.Debug().Dur("turnIn", wait).Msg("refused a throttled login without checking it")
+		log.Debug().Int64("turnIn_ms", wait.Milliseconds()).Msg("refused a throttled login without checking it")
 		return false
 	}
 	if wait > 0 {
@@ -186,7 +186,7 @@ func (t *loginThrottle) check(conn net.Conn, req protocol.AuthRequest, known boo
 	good := known && sameSecret(password, req.Password)
 	failures, starts := t.result(key, good, time.Now())
 	if starts {
-		log.Warn().Int("failures", throttleFree).Dur("firstDelay", throttleDelay(throttleFree)).
+		log.Warn().Int("failures", throttleFree).Int64("firstDelay_ms", throttleDelay(throttleFree).Milliseconds()).
 			Msg("failed logins from this address are throttled from now on (logged once)")
 	}
 	if !good {

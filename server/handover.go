@@ -165,7 +165,7 @@ func (s *session) giveBack(wrote <-chan struct{}) *deskLogin {
 	select {
 	case <-wrote:
 	case <-t.C:
-		s.log.Info().Dur("waited", byeTimeout).Msg("closed a connection that did not take its last messages in time")
+		s.log.Info().Int64("waited_ms", byeTimeout.Milliseconds()).Msg("closed a connection that did not take its last messages in time")
 		return nil
 	}
 	select {

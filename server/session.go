@@ -328,7 +328,7 @@ func (s *session) silenceExceeded(now time.Time) bool {
 		return false
 	}
 	silent := time.Duration(now.UnixNano() - since)
-	s.log.Warn().Dur("silent", silent.Round(time.Millisecond)).Dur("silenceTimeout", limit).
+	s.log.Warn().Int64("silent_ms", silent.Milliseconds()).Int64("silenceTimeout_ms", limit.Milliseconds()).
 		Msg("closed a connection that sent nothing while it was sent request-actions")
 	s.acc.counters.silenced.Add(1)
 	if h := testHookSilenced; h != nil {

@@ -151,18 +151,27 @@ func (mc *matchCommands) waitConnected(ctx context.Context) {
 		if waiting == 0 {
 			return
 		}
+		interrupted := false
 		select {
 		case <-tick.C:
 			continue
 		case <-timeout.C:
 		case <-s.ctrl.stopped():
+			interrupted = true
 		case <-ctx.Done():
+			interrupted = true
 		}
 		for _, tc := range mc.cmds {
 			if tc.proc != nil && !tc.inTime && !tc.quiet && !tc.gaveUp {
 				tc.waited = time.Since(began)
-				s.log.Warn().Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
-					Dur("waited", tc.waited).Msg("team command's agents not connected in time (teamConnectTimeout); the match starts, the missing agents play no_action")
+				ev := s.log.Warn()
+				msg := "team command's agents not connected in time (teamConnectTimeout); the match starts, the missing agents play no_action"
+				if interrupted {
+					// Stopped (Ctrl-C, the stop command): nobody's fault.
+					ev, msg = s.log.Info(), "waiting for the team command's agents interrupted: the match is stopped"
+				}
+				ev.Str("team", tc.team.Name).Int("connected", tc.connected).Int("agents", tc.agents).
+					Int64("waited_ms", tc.waited.Milliseconds()).Msg(msg)
 			}
 		}
 		return

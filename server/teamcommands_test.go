@@ -11,11 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/massim-go/massim/clients/random"
 	"github.com/massim-go/massim/clients/team"
+
 	"github.com/massim-go/massim/config"
 	"github.com/massim-go/massim/scenario"
 	"github.com/massim-go/massim/server/teamcmd/teamcmdtest"
@@ -326,4 +328,33 @@ func TestTeamCommand_AClientThatConnectsInTwoWavesStartsOnTheQuietTime(t *testin
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "team size 3 connecting the others")
 	requireNoTeamProcess(t, readRecords(t, recA)...)
+}
+
+// TestTeamCommand_StoppedWhileWaitingForAgentsSaysInterrupted: a match
+// stopped (Ctrl-C) while it waits for a team command's agents logs that
+// the wait was interrupted, not that the agents timed out.
+func TestTeamCommand_StoppedWhileWaitingForAgentsSaysInterrupted(t *testing.T) {
+	cfg := commandConfig(t, `, "teamConnectTimeout": 600000`, 3, 2, map[string][]string{
+		"B": teamcmdtest.Command("sleep"),
+	})
+	recB := teamLog(cfg, "B")
+	var logs syncBuffer
+	srv := New(cfg, zerolog.New(&logs), Options{Listen: "127.0.0.1:0", LaunchNow: true})
+	require.NoError(t, srv.Listen())
+	sampleTeam(t, srv, "A", "1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// Ctrl-C once B's command runs (it never connects).
+		if assert.Eventually(t, recorded(recB, 1), 30*time.Second, 10*time.Millisecond) {
+			cancel()
+		}
+	}()
+	_, err := srv.Run(ctx)
+	require.ErrorIs(t, err, ErrInterrupted)
+	requireNoTeamProcess(t, readRecords(t, recB)...)
+	text := logs.String()
+	assert.Contains(t, text, "waiting for the team command's agents interrupted")
+	assert.NotContains(t, text, "not connected in time")
+	assert.NotContains(t, text, `"level":"warn","team":"B"`)
 }

@@ -134,7 +134,7 @@ func (s *Server) waitForAgents(ctx context.Context) error {
 	for _, r := range s.rosterWithoutCommands() {
 		total += len(r.Connected) + len(r.Missing)
 	}
-	s.log.Info().Int("agents", total).Dur("atMost", s.opts.WaitForAgents).Msg("the tournament starts when every agent is connected")
+	s.log.Info().Int("agents", total).Int64("atMost_ms", s.opts.WaitForAgents.Milliseconds()).Msg("the tournament starts when every agent is connected")
 	deadline := time.NewTimer(s.opts.WaitForAgents)
 	defer deadline.Stop()
 	tick := time.NewTicker(agentPollInterval)

@@ -73,6 +73,9 @@ func (s *Server) openTournament() (*plan, error) {
 		}
 		s.log.Warn().Str("dir", dir).Str("state", old.State).Int("played", len(old.Simulations)).
 			Msg("a new tournament starts; the manifest and standings of the previous one were renamed")
+	case s.opts.Resume && s.opts.Lineup != nil:
+		// massim match always resumes: a fresh folder is its first run.
+		s.log.Info().Str("dir", dir).Msg("a new match starts (no manifest yet)")
 	case s.opts.Resume:
 		s.log.Warn().Str("dir", dir).Msg("nothing to resume: no tournament manifest, a new tournament starts")
 	}

@@ -41,7 +41,7 @@ func Run(ctx context.Context, cfg Config, b Behaviour) error {
 			delays.reset()
 		}
 		delay := delays.delay()
-		log.Warn().Err(err).Dur("retry_in", delay).Msg("connection lost")
+		log.Warn().Err(err).Int64("retry_in_ms", delay.Milliseconds()).Msg("connection lost")
 		if err := wait(ctx, delay); err != nil {
 			return fmt.Errorf("agent: %s: %w", cfg.User, err)
 		}

@@ -54,7 +54,13 @@ func TestPythonDocsAgent(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 
 	const steps = 8
-	m := startDemo(t, ctx, 3, func(c *config.Config) { c.Match[0].Steps = steps })
+	// Team A with a password and a prefix of its own: the agent gets the
+	// password from MASSIM_PASSWORD and the prefix from --prefix, as a team
+	// command may.
+	m := startDemo(t, ctx, 3, func(c *config.Config) {
+		c.Match[0].Steps = steps
+		c.Teams[0].Password, c.Teams[0].Prefix = "s3cret", "bot"
+	})
 	var mu sync.Mutex
 	actions := map[string]int{}
 	p := newProxy(t, m.addr.String(), func(c *proxyConn, toClient bool, f frame) bool {
@@ -65,7 +71,9 @@ func TestPythonDocsAgent(t *testing.T) {
 		}
 		return false
 	})
-	out, err = pythonCmd(t, ctx, file, "--host", "127.0.0.1", "--port", strconv.Itoa(p.port()), "--team", "A").CombinedOutput()
+	cmd := pythonCmd(t, ctx, file, "--host", "127.0.0.1", "--port", strconv.Itoa(p.port()), "--prefix", "bot")
+	cmd.Env = append(cmd.Env, "MASSIM_TEAM=A", "MASSIM_PASSWORD=s3cret")
+	out, err = cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	m.wait(t)
 	mu.Lock()
@@ -74,5 +82,5 @@ func TestPythonDocsAgent(t *testing.T) {
 	for user, n := range actions {
 		assert.Equal(t, steps, n, "%s answered %d of %d requests", user, n, steps)
 	}
-	assert.Contains(t, string(out), "agentA1: 8 steps")
+	assert.Contains(t, string(out), "botA1: 8 steps")
 }

@@ -41,6 +41,8 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	onSlurm.register(fs)
 	var again leagueReplayFlags // -rounds, -replay, -replay-team (league_replay.go)
 	again.register(fs)
+	var watch leagueWatchFlags
+	watch.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
@@ -62,6 +64,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2, err: err}
 	}
 	if err := onSlurm.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := watch.check(*monitor, onSlurm.enabled()); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if onSlurm.enabled() {
@@ -93,6 +98,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	}
 	plan, err := league.Open(*dir, *conf, *resume, league.Planning{Matches: *matches, Seed: *seed, Rounds: again.rounds}, time.Now())
 	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := watch.checkPlan(plan); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if err := again.setAside(*dir, plan, stdout); err != nil {
@@ -127,16 +135,16 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	board, boardArgs, closeBoard, err := leagueBoard(ctx, *monitor, plan, log, stdout)
+	board, page, boardArgs, closeBoard, err := leagueBoard(ctx, *monitor, plan, log, stdout)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	defer closeBoard()
-	childArgs = append(childArgs, boardArgs...)
+	childArgs = append(append(childArgs, boardArgs...), watch.childArgs()...)
 	log.Info().Str("dir", *dir).Int("matches", len(plan.Matches)).Int("parallel", *parallel).Str("mode", plan.Mode).Msg("league starts")
 	sum, err := league.Run(ctx, league.Options{
 		Dir: *dir, Plan: plan, Parallel: *parallel, Executable: exe, ChildArgs: childArgs,
-		Grace: *grace, Log: log, View: view, Board: board,
+		Grace: *grace, Log: log, View: view, Board: board, MatchArgs: watch.matchArgs,
 	})
 	fmt.Fprintf(stdout, "\nthis run finished %d matches, %d were finished before, %d left (%d stopped), %d planned\n",
 		len(sum.Played), sum.Skipped, sum.Left(), len(sum.Stopped), sum.Planned)
@@ -144,7 +152,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		err = errors.Join(err, perr)
 	}
 	fmt.Fprintf(stdout, "standings: %s\n", *dir)
-	return leagueEnd(stdout, plan, sum, err)
+	end := leagueEnd(stdout, plan, sum, err)
+	watch.lingerAfter(ctx, page, err, stdout)
+	return end
 }
 
 // mergeLeague merges and prints the standings of a league folder.
@@ -169,17 +179,18 @@ func mergeLeague(dir string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// leagueBoard serves the league's page on the -monitor address; the
-// matches then get a monitor each on a free port of the same host, which
-// the page links to (the flags it returns).
-func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zerolog.Logger, stdout io.Writer) (*league.Board, []string, func(), error) {
+// leagueBoard serves the league's page on the -monitor address and
+// returns its URL; the matches then get a monitor each on a free port of
+// the same host, which the page links to and which links back to the
+// page (the flags it returns).
+func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zerolog.Logger, stdout io.Writer) (*league.Board, string, []string, func(), error) {
 	addr, on, err := parseMonitorAddr(monitor)
 	if err != nil || !on {
-		return nil, nil, func() {}, err
+		return nil, "", nil, func() {}, err
 	}
 	h, err := listenHTTP(addr, false, log)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, "", nil, nil, err
 	}
 	board := league.NewBoard(plan)
 	if cfg, err := config.Load(plan.Config); err == nil {
@@ -194,7 +205,7 @@ func leagueBoard(ctx context.Context, monitor string, plan *league.Plan, log zer
 	served := h.Serve(serveCtx)
 	fmt.Fprintf(stdout, "league monitor: %s\n", h.URL())
 	host, _, _ := net.SplitHostPort(addr)
-	return board, []string{"-monitor", net.JoinHostPort(host, "0")}, func() {
+	return board, h.URL(), []string{"-monitor", net.JoinHostPort(host, "0"), "-league-page", h.URL()}, func() {
 		stopServing()
 		if err := <-served; err != nil {
 			log.Error().Err(err).Msg("league monitor stopped")

@@ -75,6 +75,11 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	name := "demo"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		// The subcommands, not the flags of the demo (massim demo -h).
+		usage(stdout)
+		return 0
+	}
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		name, args = args[0], args[1:]
 	}

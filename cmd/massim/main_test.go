@@ -63,3 +63,15 @@ func TestExitError_WithoutAnErrorStillDescribesItself(t *testing.T) {
 	loud := &exitError{code: 2, err: errors.New("bad config")}
 	assert.Equal(t, "bad config", loud.Error())
 }
+
+// massim -h (and -help, --help, help) lists the subcommands, not the demo's flags.
+func TestRun_HelpListsTheSubcommands(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help", "help"} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{arg}, &stdout, &stderr), arg)
+		for _, c := range commands() {
+			assert.Contains(t, stdout.String(), "\n  "+c.name+" ", "massim %s names %s", arg, c.name)
+		}
+		assert.Contains(t, stdout.String(), `"massim <command> -h"`, arg)
+	}
+}

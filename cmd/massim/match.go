@@ -31,6 +31,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	matchID := fs.String("match-id", "", "the match's name for team commands ({match}) and their logs (default: the base name of -out)")
 	leagueDir := fs.String("league", "", "play a match of the league planned in this folder (instead of -conf, -teams and -out)")
 	index := fs.String("index", "", "with -league: the match's index in the plan (default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX)")
+	var watch matchWatchFlags
+	watch.register(fs, &f)
 	if err := fs.Parse(withMonitorDefault(args)); err != nil {
 		return &exitError{code: 2}
 	}
@@ -60,6 +62,9 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if err := f.logs.check(); err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	if err := watch.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	cfg, err := f.load()
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -77,6 +82,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts := server.Options{Lineup: lineup, Resume: true, MatchID: *matchID}
+	watch.apply(cfg, &opts, fromLeague != nil)
 	if fromLeague != nil {
 		opts.Private = []string{*leagueDir} // the other matches, the league's plan and logs
 		opts.ForfeitAbsent = true           // nobody is there to connect agents by hand

@@ -43,6 +43,9 @@ type tournamentFlags struct {
 	agentTLS, monitorTLS config.TLSFiles
 	// port overrides server.port when set (0: a free port).
 	port portFlag
+	// leaguePage is the page of the league a match belongs to (match
+	// -league-page): its monitor links back to it when the match is over.
+	leaguePage string
 }
 
 // portFlag is -port: set only when given.
@@ -216,6 +219,9 @@ func playTournament(f *tournamentFlags, cfg *config.Config, opts server.Options,
 		return err
 	}
 	defer spec.close()
+	if spec.hub != nil && f.leaguePage != "" {
+		spec.hub.SetLeaguePage(f.leaguePage)
+	}
 	m := metrics.New(spec.viewers)
 	opts.Observers = append(append(opts.Observers, spec.observers...), m)
 	srv := server.New(cfg, log, opts)

@@ -23,6 +23,9 @@ var _ tournament.StatusObserver = (*Hub)(nil)
 type tournamentMessage struct {
 	tournament.Status
 	Now time.Time `json:"now"`
+	// League is the page of the league this match belongs to (massim
+	// league -monitor), for the page's "the league goes on" link.
+	League string `json:"league,omitempty"`
 }
 
 // tournamentSlot keeps the newest status. The server's calls only store it
@@ -31,7 +34,16 @@ type tournamentMessage struct {
 type tournamentSlot struct {
 	mu     sync.Mutex
 	status *tournament.Status
+	league string        // SetLeaguePage's URL
 	wake   chan struct{} // capacity 1
+}
+
+// SetLeaguePage names the page of the league whose match this hub shows
+// (massim match -league-page); every tournament document then carries it.
+func (h *Hub) SetLeaguePage(url string) {
+	h.tournament.mu.Lock()
+	h.tournament.league = url
+	h.tournament.mu.Unlock()
 }
 
 // TournamentStatusChanged implements tournament.StatusObserver; it never blocks.
@@ -49,12 +61,12 @@ func (h *Hub) TournamentStatusChanged(st tournament.Status) {
 // before the server reported one.
 func (h *Hub) tournamentDoc() ([]byte, bool) {
 	h.tournament.mu.Lock()
-	st := h.tournament.status
+	st, league := h.tournament.status, h.tournament.league
 	h.tournament.mu.Unlock()
 	if st == nil {
 		return nil, false
 	}
-	data, err := json.Marshal(tournamentMessage{Status: *st, Now: time.Now().UTC()})
+	data, err := json.Marshal(tournamentMessage{Status: *st, Now: time.Now().UTC(), League: league})
 	if err != nil {
 		h.log.Error().Err(err).Msg("monitor: encode tournament status")
 		return nil, false

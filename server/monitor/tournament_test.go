@@ -82,3 +82,22 @@ func TestHub_TournamentFeedCarriesTheRosterAndTheNextSimulation(t *testing.T) {
 	require.NoError(t, json.Unmarshal(body, &once))
 	assert.Equal(t, []string{"agentB1", "agentB2"}, readTournament(t, once).Roster[1].Connected)
 }
+
+// TestHub_TournamentFeedNamesTheLeaguePage: the match of a league names
+// the league's page in every document of the feed; other servers do not.
+func TestHub_TournamentFeedNamesTheLeaguePage(t *testing.T) {
+	hub, ts := startHub(t, monitor.Options{})
+	hub.TournamentStatusChanged(waitingStatus(nil))
+	var doc map[string]any
+	getJSON(t, ts.URL+"/live/tournament.json", &doc)
+	assert.NotContains(t, doc, "league")
+
+	hub.SetLeaguePage("http://127.0.0.1:8000/")
+	hub.TournamentStatusChanged(waitingStatus(nil))
+	c := dialFeed(t, ts, "/live/tournament")
+	var league string
+	require.NoError(t, json.Unmarshal(readDoc(t, c)["league"], &league))
+	assert.Equal(t, "http://127.0.0.1:8000/", league)
+	getJSON(t, ts.URL+"/live/tournament.json", &doc)
+	assert.Equal(t, "http://127.0.0.1:8000/", doc["league"])
+}

@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
-from .actions import Action
+from .actions import Action, skip
 from .percept import (
     AuthResponse,
     Bye,
@@ -133,6 +133,10 @@ class Behaviour:
         """The answer to :meth:`AgentConnection.request_status`."""
 
 
+#: The default answer of a step whose ``act`` raised.
+_SKIP = skip()
+
+
 class AgentConnection:
     """Logs one account in and serves a :class:`Behaviour` until the server says bye.
 
@@ -142,6 +146,12 @@ class AgentConnection:
     request-action the server sends again is answered. ``give_up_after``
     seconds without a successful login end the attempts with
     :class:`ServerUnavailable` (``None``: never give up).
+
+    When the behaviour's ``act`` raises, the error is logged and
+    ``on_act_error`` is sent at once (default ``skip()``), so that a bug
+    costs the step, not the whole deadline of every step; ``None`` sends
+    nothing (the server then waits until the deadline and the agent plays
+    ``no_action``).
     """
 
     def __init__(
@@ -156,12 +166,14 @@ class AgentConnection:
         backoff_max: float = 5.0,
         auth_timeout: float = 10.0,
         logger: Optional[logging.Logger] = None,
+        on_act_error: Optional[Action] = _SKIP,
     ) -> None:
         self.host, self.port, self.user = host, port, user
         self._password = password
         self.give_up_after = give_up_after
         self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
         self.auth_timeout = auth_timeout
+        self.on_act_error = on_act_error
         self.log = logger or log.getChild(user)
         self._sock: Optional[FrameSocket] = None
         self._stopped = threading.Event()
@@ -284,8 +296,12 @@ class AgentConnection:
         try:
             action = b.act(req)
         except Exception:
-            self.log.exception("act failed in step %d; no answer", req.step)
-            return
+            fallback = self.on_act_error
+            if fallback is None:
+                self.log.exception("act failed in step %d; no answer", req.step)
+                return
+            self.log.exception("act failed in step %d; answering %s", req.step, fallback.type)
+            action = fallback
         self._last_action = action
         sock.send("action", action.content(req.id))
 

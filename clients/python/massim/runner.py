@@ -12,6 +12,7 @@ import threading
 from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar
 from contextlib import contextmanager
 
+from .actions import Action, skip
 from .connection import AgentConnection, AuthError, Behaviour, account_names
 
 T = TypeVar("T")
@@ -54,8 +55,16 @@ class Blackboard:
 BehaviourFactory = Callable[[str, int, Blackboard], Behaviour]
 
 
+_SKIP = skip()
+
+
 class Team:
-    """Runs ``count`` agents of one team, each in its own thread, until bye."""
+    """Runs ``count`` agents of one team, each in its own thread, until bye.
+
+    ``on_act_error`` is what an agent answers at once when its behaviour's
+    ``act`` raises (default ``skip()``; ``None``: no answer, see
+    :class:`AgentConnection`).
+    """
 
     def __init__(
         self,
@@ -68,13 +77,16 @@ class Team:
         *,
         prefix: str = "agent",
         give_up_after: Optional[float] = 30.0,
+        on_act_error: Optional[Action] = _SKIP,
     ) -> None:
         self.board = Blackboard()
         self.connections: List[AgentConnection] = []
         self.behaviours: List[Behaviour] = []
         for i, user in enumerate(account_names(prefix, team, count)):
             self.behaviours.append(factory(user, i, self.board))
-            self.connections.append(AgentConnection(host, port, user, password, give_up_after=give_up_after))
+            self.connections.append(
+                AgentConnection(host, port, user, password, give_up_after=give_up_after, on_act_error=on_act_error)
+            )
         self.errors: List[BaseException] = []
         self._lock = threading.Lock()
 

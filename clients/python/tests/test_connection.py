@@ -170,6 +170,76 @@ class Connection(unittest.TestCase):
         self.assertEqual(b.events.count("act 7"), 1, "the answer to 7 is sent again, not thought again")
         srv.close()
 
+    def test_a_raising_act_answers_skip_at_once(self) -> None:
+        # The server sends the next request only after an answer: a
+        # connection that answered nothing would hang this script (the
+        # socket's read times out and the test fails).
+        def script(p: Peer, n: int) -> None:
+            p.login()
+            p.sock.settimeout(5)
+            p.send("sim-start", {"time": 5, "percept": PERCEPT})
+            for i in range(3):
+                p.send("request-action", {"id": i, "time": 1, "deadline": 2, "step": i, "percept": {}})
+                answers.append(p.read()["content"])
+            p.send("bye", {})
+
+        class Buggy(Behaviour):
+            def act(self, request: RequestAction) -> massim.Action:
+                if request.step == 1:
+                    return massim.move("n")
+                raise KeyError("a bug in the team's code")
+
+        answers: List[Dict[str, Any]] = []
+        srv = FakeServer(script)
+        conn(srv).run(Buggy())
+        self.assertEqual(srv.errors, [])
+        self.assertEqual([(a["id"], a["type"]) for a in answers], [(0, "skip"), (1, "move"), (2, "skip")])
+        srv.close()
+
+    def test_a_raising_act_answers_what_is_configured(self) -> None:
+        def script(p: Peer, n: int) -> None:
+            p.login()
+            p.sock.settimeout(5)
+            p.send("sim-start", {"time": 5, "percept": PERCEPT})
+            p.send("request-action", {"id": 0, "time": 1, "deadline": 2, "step": 0, "percept": {}})
+            answers.append(p.read()["content"])
+            p.send("request-action", {"id": 1, "time": 1, "deadline": 2, "step": 1, "percept": {}})
+            p.send("bye", {})
+
+        class Buggy(Behaviour):
+            def act(self, request: RequestAction) -> massim.Action:
+                raise ValueError("a bug")
+
+        answers: List[Dict[str, Any]] = []
+        srv = FakeServer(script)
+        AgentConnection("127.0.0.1", srv.port, "agentA1", "1", give_up_after=2.0,
+                        on_act_error=massim.no_action()).run(Buggy())
+        self.assertEqual(answers, [{"id": 0, "type": "no_action", "p": []}])
+        srv.close()
+
+        # None: no answer at all (the server waits for its deadline).
+        def silent(p: Peer, n: int) -> None:
+            p.login()
+            p.sock.settimeout(0.3)
+            p.send("sim-start", {"time": 5, "percept": PERCEPT})
+            p.send("request-action", {"id": 0, "time": 1, "deadline": 2, "step": 0, "percept": {}})
+            try:
+                answers.append(p.read())
+            except socket.timeout:
+                pass
+            p.send("bye", {})
+
+        answers = []
+        srv = FakeServer(silent)
+        AgentConnection("127.0.0.1", srv.port, "agentA1", "1", give_up_after=2.0, on_act_error=None).run(Buggy())
+        self.assertEqual(answers, [])
+        self.assertEqual(srv.errors, [])
+        srv.close()
+
+        # The team runner passes it on.
+        team = massim.Team("127.0.0.1", 1, "A", "1", 2, lambda name, i, board: Buggy(), on_act_error=None)
+        self.assertEqual([c.on_act_error for c in team.connections], [None, None])
+
     def test_status_request_on_the_agent_connection(self) -> None:
         def script(p: Peer, n: int) -> None:
             p.login()

@@ -13,8 +13,8 @@ export function renderPanel(app, snap) {
   $('step-line').textContent = snap ? `Step ${snap.step} / ${steps - 1}` : `Step – / ${steps - 1}`;
   renderScores(store, snap, offlineNow(app));
   renderAgent(app, snap);
-  renderTasks(store, snap);
-  renderNorms(snap);
+  renderTasks(store, snap, steps - 1);
+  renderNorms(snap, steps - 1);
   renderEvents(snap);
 }
 
@@ -86,14 +86,16 @@ function describeEvent(e) {
   return e.type;
 }
 
-function renderTasks(store, snap) {
+// At the simulation's last step (last) the tasks and norms still shown are
+// greyed ('past'): nothing more can be done about them.
+function renderTasks(store, snap, last) {
   const box = $('tasks');
   box.replaceChildren();
   const tasks = snap?.tasks ?? [];
   if (!tasks.length) box.append(el('div', 'small', 'no active task'));
   for (const t of tasks) {
-    const rule = taskRule(t, snap.step);
-    const row = el('div', 'task');
+    const rule = taskRule(t, snap.step, last);
+    const row = el('div', snap.step >= last ? 'task past' : 'task');
     row.append(cachedPattern(store, t));
     const text = el('div');
     const head = el('div');
@@ -159,14 +161,14 @@ function taskPattern(store, task) {
   return c;
 }
 
-function renderNorms(snap) {
+function renderNorms(snap, last) {
   const box = $('norms');
   box.replaceChildren();
   const norms = snap?.norms ?? [];
   if (!norms.length) box.append(el('div', 'small', 'no norm'));
   for (const n of norms) {
-    const timing = normTiming(n, snap.step);
-    const row = el('div', timing.phase === 'in force' ? 'norm active' : 'norm');
+    const timing = normTiming(n, snap.step, last);
+    const row = el('div', snap.step >= last ? 'norm past' : timing.phase === 'in force' ? 'norm active' : 'norm');
     row.dataset.norm = n.name;
     const head = el('div');
     head.append(el('b', '', n.name), ' ', el('span', `phase ${timing.phase.replace(' ', '-')}`, timing.phase));

@@ -1,7 +1,10 @@
 // The tournament between the steps: TournamentFeed follows /live/tournament
 // (who is connected, which simulation comes next and when, whether the
 // tournament is over); renderWaiting shows it as the "waiting for agents"
-// card with a countdown.
+// card with a countdown. A match of a league (the status names the
+// league's page) ends with a link back to that page: its server ends with
+// the match, so the card says so also when the feed is gone before the
+// last document came.
 
 import { el, teamSwatch } from './widgets.js';
 
@@ -10,6 +13,7 @@ export class TournamentFeed {
     this.onChange = onChange;
     this.status = null; // the last document (server.TournamentStatus + now)
     this.offset = 0; // server clock − page clock, in ms
+    this.gone = false; // the feed closed and has not come back
     this.connect();
   }
 
@@ -18,11 +22,18 @@ export class TournamentFeed {
     const dir = location.pathname.substring(0, location.pathname.lastIndexOf('/'));
     const ws = new WebSocket(`${proto}//${location.host}${dir}/live/tournament`);
     ws.onmessage = msg => {
+      this.gone = false;
       this.status = JSON.parse(msg.data);
       this.offset = Date.parse(this.status.now) - Date.now();
       this.onChange();
     };
-    ws.onclose = () => setTimeout(() => this.connect(), 2000);
+    ws.onclose = () => {
+      if (this.status?.league && !this.gone) {
+        this.gone = true;
+        this.onChange();
+      }
+      setTimeout(() => this.connect(), 2000);
+    };
   }
 
   // serverNow is the server's clock as this page estimates it.
@@ -65,7 +76,23 @@ export function countdown(ms) {
 // waitingShown tells whether the waiting card has something to say.
 export function waitingShown(feed) {
   const s = feed?.status;
-  return !!s && (s.phase === 'waiting' || s.phase === 'finished' || (s.phase === 'between' && !!s.next));
+  return !!s && (s.phase === 'waiting' || s.phase === 'finished' || (s.phase === 'between' && !!s.next) || leagueMatchOver(feed));
+}
+
+// leagueMatchOver tells whether this is a league's match that has ended:
+// finished, or its server gone.
+function leagueMatchOver(feed) {
+  const s = feed.status;
+  return !!s.league && (s.phase === 'finished' || feed.gone);
+}
+
+// leagueLink is the league page's URL on the host this page was opened
+// with: the match's server knows the page by the address it listens on,
+// which may not be the one the viewer reaches it by.
+function leagueLink(page) {
+  const u = new URL(page, location.href);
+  u.hostname = location.hostname;
+  return u.href;
 }
 
 // renderWaiting fills box with the waiting card: what comes next, when,
@@ -74,6 +101,15 @@ export function waitingShown(feed) {
 export function renderWaiting(box, feed, teamIndex) {
   const s = feed.status;
   box.replaceChildren();
+  if (leagueMatchOver(feed)) {
+    const back = el('a', 'league-link', 'back to the league');
+    back.id = 'league-link';
+    back.href = leagueLink(s.league);
+    const played = `${s.completed} simulation${s.completed === 1 ? '' : 's'} played`;
+    box.append(el('h2', '', s.phase === 'finished' ? 'Match over, the league goes on' : 'This match has ended, the league goes on'),
+      el('p', 'small', `${played}.`), back);
+    return;
+  }
   if (s.phase === 'finished') {
     box.append(el('h2', '', 'The tournament is over'),
       el('p', 'small', `${s.completed} simulation${s.completed === 1 ? '' : 's'} played. Rewind with the timeline, or open the replays.`));

@@ -30,16 +30,20 @@ export function normRule(n) {
   return parts.join(' ');
 }
 
-// normTiming is where a norm stands at step: announced, in force, or over.
-export function normTiming(n, step) {
+// normTiming is where a norm stands at step: announced, in force, or over;
+// at the simulation's last step (last) nothing more comes: 'ended'.
+export function normTiming(n, step, last = Infinity) {
+  if (step >= last && n.start > last) return { phase: 'ended', text: `never in force: the simulation ended at step ${last}, before step ${n.start}` };
+  if (step >= last && n.until > last) return { phase: 'ended', text: `the simulation ended at step ${last}, before step ${n.until}` };
   if (step < n.start) return { phase: 'announced', text: `announced: in force from step ${n.start} (in ${plural(n.start - step, 'step')}) to step ${n.until}` };
   if (step <= n.until) return { phase: 'in force', text: `in force until step ${n.until} (${plural(n.until - step, 'more step')})` };
   return { phase: 'over', text: `ended at step ${n.until}` };
 }
 
 // taskRule says what a task asks for: "2 blocks (b0, b1) in this shape",
-// with its reward and deadline.
-export function taskRule(t, step) {
+// with its reward and deadline; at the simulation's last step (last) an
+// open task is one nobody completed.
+export function taskRule(t, step, last = Infinity) {
   const counts = new Map();
   for (const r of t.requirements) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
   const kinds = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, n]) => (n > 1 ? `${n}× ${type}` : type)).join(', ');
@@ -47,6 +51,7 @@ export function taskRule(t, step) {
   return {
     what: `${plural(t.requirements.length, 'block')} (${kinds}) in this shape, delivered in a goal zone`,
     reward: `${t.reward} points`,
-    when: left >= 0 ? `until step ${t.deadline} (${plural(left, 'step')} left)` : `expired at step ${t.deadline}`,
+    when: step >= last ? `not completed: the simulation ended at step ${last}${t.deadline > last ? `, before the deadline (step ${t.deadline})` : ''}`
+      : left >= 0 ? `until step ${t.deadline} (${plural(left, 'step')} left)` : `expired at step ${t.deadline}`,
   };
 }

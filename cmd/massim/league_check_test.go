@@ -125,7 +125,8 @@ func TestLeagueCheck_NamesEachFailingTeamWithItsCauseAndExits6(t *testing.T) {
 }
 
 // A league whose team fails the check is not planned (nothing is written
-// into -dir) unless -no-check; a resumed league is not checked again.
+// into -dir) unless -no-check; -check -dir checks a planned league's
+// config.
 func TestLeague_RefusesToPlanWhenATeamFailsTheCheck(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.Chmod(root, 0o755))
@@ -148,4 +149,28 @@ func TestLeague_RefusesToPlanWhenATeamFailsTheCheck(t *testing.T) {
 	plan, err := league.ReadPlan(dir)
 	require.NoError(t, err, "%s%s", stdout, stderr)
 	assert.FileExists(t, filepath.Join(dir, plan.Matches[0].Dir, "manifest.json"), "played")
+
+	// -check of a planned league checks the config it was planned with.
+	code, stdout, stderr = runMassim(t, root, "league", "-check", "-dir", dir)
+	assert.Equal(t, exitCheckFailed, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "ok      A: 4 of 4 agents connected after")
+	assert.Contains(t, stderr, "1 of 2 teams failed the check: B")
+}
+
+func TestLeagueCheck_UsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-check", "-no-check", "-conf", "x.json"}, "-check and -no-check: choose one"},
+		{[]string{"-check", "-check-parallel", "0", "-conf", "x.json"}, "-check-parallel: at least 1"},
+		{[]string{"-check"}, "-check: need -conf FILE (or -dir of a planned league)"},
+		{[]string{"-check", "-conf", filepath.Join(t.TempDir(), "missing.json")}, "missing.json"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr strings.Builder
+		code := run(append([]string{"league"}, tt.args...), &stdout, &stderr)
+		assert.Equal(t, 2, code, "%v", tt.args)
+		assert.Contains(t, stderr.String(), tt.want, "%v", tt.args)
+	}
 }

@@ -19,8 +19,9 @@ import (
 )
 
 // exitCheckFailed is league's exit code when a team failed the check of
-// the team commands (docs/leagues.md, "Checking the teams").
-const exitCheckFailed = 6
+// the team commands (docs/leagues.md, "Checking the teams", "Exit codes");
+// 6 and 7 are the forfeits' and failed matches' (league_forfeits.go).
+const exitCheckFailed = 8
 
 // leagueCheckFlags are league's flags of the team check.
 type leagueCheckFlags struct {
@@ -30,7 +31,7 @@ type leagueCheckFlags struct {
 }
 
 func (f *leagueCheckFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&f.only, "check", false, "only check the team commands: start each against a short practice match and say whether all its agents connected within teamConnectTimeout (exit 6 when a team failed)")
+	fs.BoolVar(&f.only, "check", false, "only check the team commands: start each against a short practice match and say whether all its agents connected within teamConnectTimeout (exit 8 when a team failed)")
 	fs.BoolVar(&f.skip, "no-check", false, "plan a new league without checking the team commands first")
 	fs.IntVar(&f.parallel, "check-parallel", teamcheck.DefaultParallel, "teams checked at a time")
 }

@@ -85,8 +85,8 @@ func runMassim(t *testing.T, dir string, args ...string) (int, string, string) {
 
 // league -check with every kind of failing team and the two ways to pass,
 // real processes in their sandboxes (where the machine can build them):
-// each team named with its cause, exit code 6 naming the failed ones.
-func TestLeagueCheck_NamesEachFailingTeamWithItsCauseAndExits6(t *testing.T) {
+// each team named with its cause, exit code 8 naming the failed ones.
+func TestLeagueCheck_NamesEachFailingTeamWithItsCauseAndExits8(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.Chmod(root, 0o755))
 	plain := filepath.Join(root, "plain.sh")

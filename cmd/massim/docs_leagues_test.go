@@ -45,10 +45,11 @@ func docBlocks(page string) []docBlock {
 // sh block of docs/leagues.md, by its heading: run it, or why not. A new
 // block under another heading fails the test until it is listed here.
 var leaguesPageBlocks = map[string]string{
-	"## One machine":         "run",
-	"### Checking the teams": "run",
-	"## Slurm":               "needs a Slurm cluster: the first block is run by TestDocs_SlurmCommandsRun on the real one-node Slurm (league/slurm), the resubmission with sbatch --array by TestLeagueOnSlurm",
-	"## Kubernetes":          "needs a Kubernetes cluster (kubectl); not run",
+	"## One machine":                       "run",
+	"### Checking the teams":               "run",
+	"## Slurm":                             "needs a Slurm cluster: the first block is run by TestDocs_SlurmCommandsRun on the real one-node Slurm (league/slurm), the resubmission with sbatch --array by TestLeagueOnSlurm",
+	"### Leagues larger than MaxArraySize": "needs a Slurm cluster and /shared: TestSplitLeagueOnSlurm (league/slurm) plays a split league on the real one-node Slurm and resubmits a part as the block does",
+	"## Kubernetes":                        "needs a Kubernetes cluster (kubectl); not run",
 }
 
 // TestDocs_LeaguesCommandsRun runs the examples of docs/leagues.md as

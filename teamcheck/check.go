@@ -144,7 +144,8 @@ func (o Options) teams() ([]config.Team, error) {
 }
 
 // hidden are folders a sandboxed team does not see besides the ones every
-// sandbox hides: the working folder, the config's folders, Private.
+// sandbox hides: the working folder, the config's folders, Private, the
+// teams' dirs.
 func (o Options) hidden() []string {
 	var out []string
 	if wd, err := os.Getwd(); err == nil {
@@ -156,6 +157,11 @@ func (o Options) hidden() []string {
 	for _, p := range o.Private {
 		if abs, err := filepath.Abs(p); err == nil {
 			out = append(out, abs)
+		}
+	}
+	for _, t := range o.Config.Teams { // the others' (a team's own dir is shown: Precheck)
+		if t.Dir != "" {
+			out = append(out, t.Dir)
 		}
 	}
 	return out

@@ -47,6 +47,8 @@ func docBlocks(page string) []docBlock {
 var leaguesPageBlocks = map[string]string{
 	"## One machine":                       "run",
 	"### Checking the teams":               "run",
+	"## Playing matches again":             "run",
+	"## Rounds and sides":                  "run",
 	"## Slurm":                             "needs a Slurm cluster: the first block is run by TestDocs_SlurmCommandsRun on the real one-node Slurm (league/slurm), the resubmission with sbatch --array by TestLeagueOnSlurm",
 	"### Leagues larger than MaxArraySize": "needs a Slurm cluster and /shared: TestSplitLeagueOnSlurm (league/slurm) plays a split league on the real one-node Slurm and resubmits a part as the block does",
 	"## Kubernetes":                        "needs a Kubernetes cluster (kubectl); not run",
@@ -54,9 +56,9 @@ var leaguesPageBlocks = map[string]string{
 
 // TestDocs_LeaguesCommandsRun runs the examples of docs/leagues.md as
 // written: the teams of its first JSON block (our sample agents as
-// {massim} commands) are the teams of course.json (with a small
-// simulation of the test's), and the sh blocks of the sections that run
-// on one machine are run in order by sh, in a folder that holds the
+// {massim} commands, and copies of them) are the teams of course.json
+// (with a small simulation of the test's), and the sh blocks of the
+// sections that run on one machine are run in the page's order by sh, in a folder that holds the
 // massim binary as go build -o massim leaves it there. "massim" is that
 // binary (a shell function), not a program on the PATH: {massim} must
 // find it, and a sandboxed team must see it in the working folder, which
@@ -85,7 +87,13 @@ func TestDocs_LeaguesCommandsRun(t *testing.T) {
 	require.NoError(t, err)
 	var cfg map[string]any
 	require.NoError(t, json.Unmarshal(data, &cfg))
-	cfg["teams"] = teams["teams"]
+	// The page's teams, and copies of them as C and D: the page's commands
+	// name matches 1, 3 and 4, which a league of two teams does not have.
+	pageTeams := teams["teams"].(map[string]any)
+	require.Contains(t, pageTeams, "A")
+	require.Contains(t, pageTeams, "B")
+	pageTeams["C"], pageTeams["D"] = pageTeams["A"], pageTeams["B"]
+	cfg["teams"] = pageTeams
 	data, err = json.Marshal(cfg)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(root, "course.json"), data, 0o644))

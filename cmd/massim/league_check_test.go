@@ -65,12 +65,13 @@ func commandMember(argv ...string) string {
 	return `"command": ` + string(data)
 }
 
-// runMassim runs the massim binary in dir and returns its exit code,
-// standard output and error.
+// runMassim runs the massim binary in dir, with a temporary folder of the
+// test's, and returns its exit code, standard output and error.
 func runMassim(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	cmd := exec.Command(buildMassim(t), args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir()) // where a failed check keeps its logs
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -47,6 +47,7 @@ func docBlocks(page string) []docBlock {
 var leaguesPageBlocks = map[string]string{
 	"## One machine":                       "run",
 	"### Checking the teams":               "run",
+	"### Watching":                         "binds the fixed port 8000 (taken, perhaps, on a shared test machine) and paces every step at 1 s; TestLeague_WatchingAShowcaseMatchFromTheLeaguePage runs -monitor and -showcase on a free port",
 	"## Playing matches again":             "run",
 	"## Rounds and sides":                  "run",
 	"## Slurm":                             "needs a Slurm cluster: the first block is run by TestDocs_SlurmCommandsRun on the real one-node Slurm (league/slurm), the resubmission with sbatch --array by TestLeagueOnSlurm",

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -10,6 +11,45 @@ import (
 // as {name} (docs/config.md, "Team commands"): the server fills them in for
 // each match.
 var TeamPlaceholders = []string{"host", "port", "team", "prefix", "password", "agents", "match"}
+
+// ProgramPlaceholder is {massim}: the path of the running massim binary,
+// so that a team command can run our sample agents ({massim} agents …)
+// without massim on the PATH. It has no MASSIM_* variable.
+const ProgramPlaceholder = "massim"
+
+// knownPlaceholders lists every placeholder name for error messages.
+func knownPlaceholders() string {
+	return "{" + strings.Join(append(slices.Clone(TeamPlaceholders), ProgramPlaceholder), "} {") + "}"
+}
+
+// UsesPlaceholder reports whether a team's command or env uses {name}.
+func (t Team) UsesPlaceholder(name string) bool {
+	uses := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if strings.HasPrefix(s[i:], "{{") || strings.HasPrefix(s[i:], "}}") {
+				i++
+				continue
+			}
+			if s[i] == '{' {
+				if n, ok := placeholderAt(s[i:]); ok && n == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, a := range t.Command {
+		if uses(a) {
+			return true
+		}
+	}
+	for _, v := range t.Env {
+		if uses(v) {
+			return true
+		}
+	}
+	return false
+}
 
 // ExpandPlaceholders replaces every {name} of s by values[name]; "{{" and
 // "}}" stand for a literal brace. A brace that does not start a placeholder
@@ -31,7 +71,7 @@ func ExpandPlaceholders(s string, values map[string]string) (string, error) {
 			}
 			v, known := values[name]
 			if !known {
-				return "", fmt.Errorf("unknown placeholder {%s} (known: {%s})", name, strings.Join(TeamPlaceholders, "} {"))
+				return "", fmt.Errorf("unknown placeholder {%s} (known: %s)", name, knownPlaceholders())
 			}
 			b.WriteString(v)
 			i += len(name) + 1
@@ -61,10 +101,11 @@ func placeholderAt(s string) (string, bool) {
 // placeholderCheck maps every placeholder to itself: expanding with it
 // finds the unknown ones at load.
 func placeholderCheck() map[string]string {
-	m := make(map[string]string, len(TeamPlaceholders))
+	m := make(map[string]string, len(TeamPlaceholders)+1)
 	for _, p := range TeamPlaceholders {
 		m[p] = p
 	}
+	m[ProgramPlaceholder] = ProgramPlaceholder
 	return m
 }
 

@@ -19,13 +19,13 @@ func TestTeamCommand_KeysAreReadWithDirRelativeToTheFileNamingIt(t *testing.T) {
 	files["conf.json"] = replaceOnce(t, files["conf.json"], baseTeams,
 		`"A": "$(teams/a.json)", "B": {"prefix": "agent", "password": "1"}`)
 	files["teams/a.json"] = `{"prefix": "agent", "password": "1",
-		"command": ["python3", "team.py", "--port", "{port}", "{{literal}}", "{\"json\": 1}"],
+		"command": ["python3", "team.py", "--port", "{port}", "{{literal}}", "{\"json\": 1}", "{massim}"],
 		"dir": "a", "env": {"SEED": "7", "WHO": "{team}-{match}"}}`
 	writeTree(t, dir, files)
 	cfg, err := Load(filepath.Join(dir, "conf.json"))
 	require.NoError(t, err)
 	a := cfg.Teams[0]
-	assert.Equal(t, []string{"python3", "team.py", "--port", "{port}", "{{literal}}", `{"json": 1}`}, a.Command)
+	assert.Equal(t, []string{"python3", "team.py", "--port", "{port}", "{{literal}}", `{"json": 1}`, "{massim}"}, a.Command)
 	assert.Equal(t, filepath.Join(dir, "teams", "a"), a.Dir, "relative to teams/a.json, made absolute")
 	assert.True(t, filepath.IsAbs(a.Dir))
 	assert.Equal(t, map[string]string{"SEED": "7", "WHO": "{team}-{match}"}, a.Env)
@@ -45,7 +45,7 @@ func TestTeamCommand_Errors(t *testing.T) {
 		name, team, want string
 	}{
 		{"unknown placeholder", `"command": ["run", "--port", "{prot}"]`,
-			`conf.json: teams.A.command[2]: unknown placeholder {prot} (known: {host} {port} {team} {prefix} {password} {agents} {match})`},
+			`conf.json: teams.A.command[2]: unknown placeholder {prot} (known: {host} {port} {team} {prefix} {password} {agents} {match} {massim})`},
 		{"unknown placeholder in env", `"command": ["run"], "env": {"X": "{teamsize}"}`,
 			`conf.json: teams.A.env.X: unknown placeholder {teamsize}`},
 		{"empty command", `"command": []`, `conf.json: teams.A.command: must name a program`},
@@ -67,6 +67,23 @@ func TestTeamCommand_Errors(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
+	}
+}
+
+func TestTeam_UsesPlaceholder(t *testing.T) {
+	tests := []struct {
+		team Team
+		want bool
+	}{
+		{Team{Command: []string{"{massim}", "agents"}}, true},
+		{Team{Command: []string{"sh", "-c", "exec {massim} agents"}}, true},
+		{Team{Command: []string{"run"}, Env: map[string]string{"BIN": "{massim}"}}, true},
+		{Team{Command: []string{"run", "{{massim}}"}}, false},
+		{Team{Command: []string{"massim", "{massimo}", "{port}"}}, false},
+		{Team{}, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.team.UsesPlaceholder(ProgramPlaceholder), "%v %v", tt.team.Command, tt.team.Env)
 	}
 }
 

@@ -43,16 +43,25 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	again.register(fs)
 	var watch leagueWatchFlags
 	watch.register(fs)
+	var check leagueCheckFlags
+	check.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: massim league -conf FILE -dir DIR [-parallel N] [-matches N] [-monitor ADDR]\n"+
 			"       massim league -dir DIR -resume [-parallel N]\n"+
 			"       massim league -dir DIR -replay-team T | -replay I,J,... [-conf FILE] [-parallel N]\n"+
 			"       massim league -conf FILE -dir DIR -slurm [-parallel N] [-submit] [-slurm-opt OPT]... [-slurm-max-array N]\n"+
-			"       massim league -dir DIR -merge")
+			"       massim league -dir DIR -merge\n"+
+			"       massim league -conf FILE -check [-check-parallel N]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
+	}
+	if err := check.check(); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if check.only {
+		return runLeagueCheck(check, *conf, *dir, stdout)
 	}
 	switch {
 	case *dir == "":
@@ -94,6 +103,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 		// Before the plan is written: a refused league leaves nothing behind.
 		if err := checkLeagueSandbox(*conf); err != nil {
 			return &exitError{code: 2, err: err}
+		}
+		if err := check.autoCheck(*conf, *dir, stdout); err != nil {
+			return err
 		}
 	}
 	plan, err := league.Open(*dir, *conf, *resume, league.Planning{Matches: *matches, Seed: *seed, Rounds: again.rounds}, time.Now())

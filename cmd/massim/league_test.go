@@ -335,33 +335,6 @@ func TestLeague_AMatchKilledIsPlayedAgainOnResume(t *testing.T) {
 	assertNoProcessLeft(t, r.childPIDs(t))
 }
 
-// TestDocs_LeaguePageCommandsRun runs the commands of docs/leagues.md,
-// "One machine", in order, as a shell runs them, with the page's config
-// name standing for a small config.
-func TestDocs_LeaguePageCommandsRun(t *testing.T) {
-	page := readRepoFile(t, "docs/leagues.md")
-	section := page[strings.Index(page, "## One machine"):]
-	section = section[:strings.Index(section, "\n## ")]
-	block := section[strings.Index(section, "```sh\n")+len("```sh\n"):]
-	block = block[:strings.Index(block, "```")]
-	lines := strings.Split(strings.TrimSpace(block), "\n")
-	require.GreaterOrEqual(t, len(lines), 4)
-
-	root := t.TempDir()
-	conf := leagueConfig(t, root, []string{"A", "B", "C", "D"}, 5, 0)
-	require.NoError(t, os.Rename(conf, filepath.Join(root, "course.json")))
-	bin := buildMassim(t)
-	for _, line := range lines {
-		require.True(t, strings.HasPrefix(line, "massim "), line)
-		cmd := exec.Command("sh", "-c", line)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s:\n%s", line, out)
-	}
-	assertLeagueComplete(t, filepath.Join(root, "results", "league"))
-}
-
 // On Linux a match process gets SIGTERM when its league dies, even by
 // kill -9, and stops; -resume then finishes the league.
 func TestLeague_KilledLeagueLeavesNoMatchRunning(t *testing.T) {

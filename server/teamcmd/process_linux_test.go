@@ -55,6 +55,24 @@ func TestTeamCommand_PlaceholdersEnvironmentDirAndItsOwnGroup(t *testing.T) {
 	})
 }
 
+// {massim} is the running binary (here the test binary, wherever go test
+// built it), and a sandboxed team sees that file even where it lies in a
+// folder hidden from it.
+func TestTeamCommand_MassimPlaceholderRunsTheServersBinaryEvenWhereItIsHidden(t *testing.T) {
+	modes(t, func(t *testing.T, box *teamcmd.Sandbox) {
+		if box != nil {
+			hidden := *box
+			hidden.Hide = []string{filepath.Dir(teamcmd.Massim())}
+			box = &hidden
+		}
+		team := config.Team{Name: "A", Command: []string{"{massim}", teamcmdtest.HelperArg, "sleep", "{massim}"}}
+		_, logPath := startTeam(t, team, teamcmd.Options{StopGrace: time.Second, Sandbox: box})
+		r := waitRecords(t, logPath, 1)[0]
+		assert.Equal(t, teamcmd.Massim(), r.Argv[3], "{massim} is the running binary")
+		assert.True(t, filepath.IsAbs(r.Argv[3]))
+	})
+}
+
 func TestTeamCommand_IgnoringSIGTERMIsKilledAfterTheGrace(t *testing.T) {
 	modes(t, func(t *testing.T, box *teamcmd.Sandbox) {
 		grace := 300 * time.Millisecond

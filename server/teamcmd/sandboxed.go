@@ -20,8 +20,9 @@ type Sandbox struct {
 	Limits            sandbox.Limits
 	FirstUID, LastUID int
 	// Hide are the paths the team must not see (the config, the
-	// tournament folder, the other teams' dirs, …); the team's own dir is
-	// shown even where it lies in a hidden folder.
+	// tournament folder, the other teams' dirs, …); the team's own dir,
+	// and the massim binary when its command uses {massim}, are shown even
+	// where they lie in a hidden folder.
 	Hide []string
 	// Listen configures the listener on the agent port inside the sandbox
 	// (nil: Go's defaults).
@@ -47,6 +48,11 @@ func (s *Sandbox) lease(team config.Team, grace time.Duration) (*sandboxed, erro
 		Cgroup: sandbox.CgroupName(uid), Hide: existing(s.Hide), Grace: grace}
 	if team.Dir != "" {
 		sp.Show = existing([]string{team.Dir})
+	}
+	if team.UsesPlaceholder(config.ProgramPlaceholder) {
+		// {massim} is this binary, wherever it lies (often the working
+		// folder, which is hidden): the team sees that one file.
+		sp.Show = append(sp.Show, existing([]string{Massim()})...)
 	}
 	if team.Image != "" {
 		engine, err := sandbox.Engine()

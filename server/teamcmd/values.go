@@ -2,6 +2,8 @@ package teamcmd
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -19,13 +21,34 @@ type Values struct {
 	Password string
 	Agents   int    // the team size of the match's first simulation
 	Match    string // the match's id: its log file and {match}
+	// Massim is {massim}, the massim binary; "" means the running one
+	// (Massim()).
+	Massim string
+}
+
+// Massim is the path of the running massim binary, {massim} (symbolic
+// links resolved: a sandbox shows the file itself).
+func Massim() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		return real
+	}
+	return exe
 }
 
 // placeholders maps each placeholder name to its value.
 func (v Values) placeholders() map[string]string {
+	massim := v.Massim
+	if massim == "" {
+		massim = Massim()
+	}
 	return map[string]string{
 		"host": v.Host, "port": strconv.Itoa(v.Port), "team": v.Team, "prefix": v.Prefix,
 		"password": v.Password, "agents": strconv.Itoa(v.Agents), "match": v.Match,
+		config.ProgramPlaceholder: massim,
 	}
 }
 
@@ -33,7 +56,7 @@ func (v Values) placeholders() map[string]string {
 // argv and the variables to add to the server's environment: MASSIM_HOST,
 // MASSIM_PORT, MASSIM_TEAM, MASSIM_PREFIX, MASSIM_PASSWORD, MASSIM_AGENTS,
 // MASSIM_MATCH, then the team's env (names sorted; a team's env may
-// override a MASSIM_ variable).
+// override a MASSIM_ variable). {massim} has no variable.
 func Expand(team config.Team, v Values) (argv, env []string, err error) {
 	values := v.placeholders()
 	for i, arg := range team.Command {

@@ -67,8 +67,8 @@ type Spec struct {
 	// Cgroup is the name of the team's cgroup under "massim" (CgroupName).
 	Cgroup string `json:"cgroup"`
 	// Hide are the paths (absolute) the team must not see; Show the
-	// folders it sees read-only even where they lie in a hidden one (its
-	// dir). A hidden path inside a shown folder stays hidden (the config
+	// folders and files it sees read-only even where they lie in a hidden
+	// one (its dir; the massim binary for {massim}). A hidden path inside a shown folder stays hidden (the config
 	// file in a team's dir).
 	Hide []string `json:"hide,omitempty"`
 	Show []string `json:"show,omitempty"`

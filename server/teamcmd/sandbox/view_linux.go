@@ -51,9 +51,9 @@ const roAttrs = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATT
 //   - one tmpfs of spec.Limits.Scratch bytes for the team's home (Home,
 //     owned by the team), /tmp and /dev/shm;
 //   - empty folders over /run, /home, /root and the folders of spec.Hide
-//     (over its files an empty file), and the folders of spec.Show again,
-//     read-only, where they lie in a hidden folder. The deeper path wins:
-//     a hidden file in a shown folder stays hidden.
+//     (over its files an empty file), and the folders and files of
+//     spec.Show again, read-only, where they lie in a hidden folder. The
+//     deeper path wins: a hidden file in a shown folder stays hidden.
 //
 // Nothing of it is seen outside the namespace, and all of it goes when the
 // namespace's last process ends.
@@ -234,16 +234,38 @@ func (op viewOp) apply() error {
 		return bind(stageEmpty, target, true)
 	}
 	src := op.src
+	file := false
 	if src == "" {
 		src = stageOld + op.path
-		if info, err := os.Stat(src); err != nil || !info.IsDir() {
-			return nil // only folders are shown; a missing one fails the command's start
+		info, err := os.Stat(src)
+		if err != nil || !info.IsDir() && !info.Mode().IsRegular() {
+			return nil // a missing one fails the command's start
 		}
+		file = info.Mode().IsRegular()
+	}
+	if file {
+		return showFile(src, target, op.path)
 	}
 	if err := os.MkdirAll(target, 0o755); err != nil {
 		return fmt.Errorf("sandbox: show %s: %w", op.path, err)
 	}
 	return bind(src, target, op.src == "")
+}
+
+// showFile binds a single file (the massim binary of {massim}) read-only
+// at its path. Where it lies in a hidden folder, the folders above it are
+// made in that folder's empty tmpfs (or the team's scratch) first; where
+// it is visible already, the bind changes nothing a team could tell.
+func showFile(src, target, path string) error {
+	if _, err := os.Lstat(target); err != nil {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("sandbox: show %s: %w", path, err)
+		}
+		if err := os.WriteFile(target, nil, 0o555); err != nil {
+			return fmt.Errorf("sandbox: show %s: %w", path, err)
+		}
+	}
+	return bind(src, target, true)
 }
 
 // switchRoot makes dir the root and drops the old one (with the staging).

@@ -38,6 +38,7 @@ const HelperArg = "__massim-teamcmd-test"
 //	two-waves            record, connect agent 1 only, and the others once its sim-start
 //	                     told the team size (as the 2022 winner's client does), until SIGTERM
 //	submitter            record, then connect MASSIM_AGENTS agents that submit a task whenever they hold a block (submitter.go)
+//	half                 as team, but connect only the first half of MASSIM_AGENTS (rounded down)
 func Command(mode string, args ...string) []string {
 	return append([]string{Executable(), HelperArg, mode}, args...)
 }
@@ -106,18 +107,21 @@ func runHelper(mode string, args []string) error {
 		return ""
 	}
 	switch mode {
-	case "team", "team-crash":
+	case "team", "team-crash", "half":
 		if err := record(nil); err != nil {
 			return err
 		}
-		if mode == "team" {
-			return connect("")
+		switch mode {
+		case "team":
+			return connect("", false)
+		case "half":
+			return connect("", true)
 		}
 		marker := arg(0)
 		if !filepath.IsAbs(marker) {
 			marker = filepath.Join(os.TempDir(), marker)
 		}
-		return connect(marker)
+		return connect(marker, false)
 	case "submitter":
 		if err := record(nil); err != nil {
 			return err
@@ -195,8 +199,9 @@ func record(children []int) error {
 	return err
 }
 
-// connect runs random agents for the MASSIM_* values until SIGTERM.
-func connect(crashMarker string) error {
+// connect runs random agents for the MASSIM_* values (only the first
+// half of them when half) until SIGTERM.
+func connect(crashMarker string, half bool) error {
 	port, err := strconv.Atoi(os.Getenv("MASSIM_PORT"))
 	if err != nil {
 		return fmt.Errorf("MASSIM_PORT: %w", err)
@@ -204,6 +209,9 @@ func connect(crashMarker string) error {
 	count, err := strconv.Atoi(os.Getenv("MASSIM_AGENTS"))
 	if err != nil {
 		return fmt.Errorf("MASSIM_AGENTS: %w", err)
+	}
+	if half {
+		count /= 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()

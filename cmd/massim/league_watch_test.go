@@ -61,6 +61,10 @@ func TestLeague_WatchingAShowcaseMatchFromTheLeaguePage(t *testing.T) {
 	dir := filepath.Join(root, "league")
 	port, err := freePort()
 	require.NoError(t, err)
+	// The browser starts before the league: the showcase's monitor lives
+	// only as long as its match, which must not end while Chromium is
+	// still starting on a busy machine.
+	browser := browsertest.Open(t)
 	r := startLeague(t, "-conf", conf, "-dir", dir, "-monitor", fmt.Sprintf("127.0.0.1:%d", port),
 		"-showcase", "1", "-pace", pace.String(), "-linger")
 	page := fmt.Sprintf("http://localhost:%d/", port)
@@ -81,7 +85,6 @@ func TestLeague_WatchingAShowcaseMatchFromTheLeaguePage(t *testing.T) {
 
 	// What a person sees: the match's monitor, then its end with a link
 	// back to the league's page on the host the viewer used.
-	browser := browsertest.Open(t)
 	browser.Navigate(monitorLink)
 	browser.Wait(`document.getElementById('league-link') && !document.getElementById('waiting').hidden`)
 	heading := browser.Text(`document.querySelector('#waiting h2').textContent`)

@@ -115,6 +115,9 @@ func runLeague(args []string, stdout, stderr io.Writer) error {
 	if err := watch.checkPlan(plan); err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	if err := check.replayCheck(again.teams, plan, *dir, onSlurm.enabled(), stdout); err != nil {
+		return err
+	}
 	if err := again.setAside(*dir, plan, stdout); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -32,7 +33,7 @@ type leagueCheckFlags struct {
 
 func (f *leagueCheckFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.only, "check", false, "only check the team commands: start each against a short practice match and say whether all its agents connected within teamConnectTimeout (exit 8 when a team failed)")
-	fs.BoolVar(&f.skip, "no-check", false, "plan a new league without checking the team commands first")
+	fs.BoolVar(&f.skip, "no-check", false, "plan a new league (or play a team's matches again with -replay-team) without checking the team commands first")
 	fs.IntVar(&f.parallel, "check-parallel", teamcheck.DefaultParallel, "teams checked at a time")
 }
 
@@ -59,18 +60,19 @@ func runLeagueCheck(f leagueCheckFlags, conf, dir string, stdout io.Writer) erro
 	if conf == "" {
 		return &exitError{code: 2, err: errors.New("-check: need -conf FILE (or -dir of a planned league)")}
 	}
-	return checkLeagueTeams(f, conf, dir, false, stdout)
+	return checkLeagueTeams(f, conf, dir, nil, false, stdout)
 }
 
-// checkLeagueTeams checks the team commands of conf and prints every
-// team's result (brief: only the failed ones and a summary line). A
-// failed team is an exitError with exitCheckFailed naming the teams.
-func checkLeagueTeams(f leagueCheckFlags, conf, dir string, brief bool, stdout io.Writer) error {
+// checkLeagueTeams checks the team commands of conf (of the teams named,
+// nil: every team with a command) and prints every team's result (brief:
+// only the failed ones and a summary line). A failed team is an exitError
+// with exitCheckFailed naming the teams.
+func checkLeagueTeams(f leagueCheckFlags, conf, dir string, teams []string, brief bool, stdout io.Writer) error {
 	cfg, err := config.Load(conf)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if !hasTeamCommand(cfg) {
+	if !hasTeamCommand(cfg, teams) {
 		if !brief {
 			fmt.Fprintln(stdout, "no team has a command: nothing to check")
 		}
@@ -89,7 +91,7 @@ func checkLeagueTeams(f leagueCheckFlags, conf, dir string, brief bool, stdout i
 	fmt.Fprintf(stdout, "checking the team commands: each against a practice match, %d at a time, at most %s each (teamConnectTimeout) …\n",
 		f.parallel, cfg.Server.TeamConnectTimeout)
 	began := time.Now()
-	results, err := teamcheck.Run(ctx, teamcheck.Options{Config: cfg, Parallel: f.parallel, Dir: logs, Private: private})
+	results, err := teamcheck.Run(ctx, teamcheck.Options{Config: cfg, Teams: teams, Parallel: f.parallel, Dir: logs, Private: private})
 	if err != nil && results == nil {
 		_ = os.RemoveAll(logs)
 		return &exitError{code: 2, err: err}
@@ -139,9 +141,11 @@ func printCheckResult(w io.Writer, r teamcheck.Result) {
 	}
 }
 
-func hasTeamCommand(cfg *config.Config) bool {
+// hasTeamCommand reports whether a team of cfg (of those named; nil:
+// any) has a command.
+func hasTeamCommand(cfg *config.Config, teams []string) bool {
 	for _, t := range cfg.Teams {
-		if len(t.Command) > 0 {
+		if len(t.Command) > 0 && (teams == nil || slices.Contains(teams, t.Name)) {
 			return true
 		}
 	}
@@ -160,10 +164,38 @@ func (f leagueCheckFlags) autoCheck(conf, dir string, stdout io.Writer) error {
 	if err != nil {
 		abs = dir
 	}
-	err = checkLeagueTeams(f, conf, abs, true, stdout)
+	err = checkLeagueTeams(f, conf, abs, nil, true, stdout)
 	var ee *exitError
 	if errors.As(err, &ee) && ee.code == exitCheckFailed {
 		return &exitError{code: exitCheckFailed, err: fmt.Errorf("the league is not planned: %w (fix their commands, or play anyway with -no-check)", ee.err)}
+	}
+	return err
+}
+
+// replayCheck is the check before -replay-team plays a team's matches
+// again: the teams named, whose commands were presumably fixed, are
+// checked with the config the league goes on with (plan.Config, -conf's
+// when given), before any folder is set aside, so that a fix that does
+// not work costs nothing (docs/leagues.md, "Playing matches again").
+// -no-check and Slurm skip it; names that are not teams of the plan are
+// left to the replay's own refusal.
+func (f leagueCheckFlags) replayCheck(teams []string, plan *league.Plan, dir string, slurm bool, stdout io.Writer) error {
+	if f.skip || slurm || len(teams) == 0 {
+		return nil
+	}
+	for _, team := range teams {
+		if _, err := plan.MatchesOfTeam(team); err != nil {
+			return nil
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	err = checkLeagueTeams(f, plan.Config, abs, teams, true, stdout)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitCheckFailed {
+		return &exitError{code: exitCheckFailed, err: fmt.Errorf("no match is played again: %w (fix the command, or play anyway with -no-check)", ee.err)}
 	}
 	return err
 }

@@ -148,12 +148,26 @@ func TestLeague_ReplayTeamAfterItsCommandWasFixed(t *testing.T) {
 	rows, _ := standingsOf(t, dir)
 	assert.Zero(t, rows["C"].Wins, "C never connected")
 
-	// The teacher fixes C's command in the same file and plays C's matches again.
+	// A fix that does not work costs nothing: C's command is checked
+	// before any folder is set aside, and C still never connects.
+	r = startLeague(t, "-dir", dir, "-replay-team", "C")
+	assert.Equal(t, exitCheckFailed, r.wait(t))
+	assert.Contains(t, r.output(t), "no match is played again: 1 of 1 teams failed the check: C")
+	plan, err = league.ReadPlan(dir)
+	require.NoError(t, err)
+	for _, m := range plan.Matches {
+		assert.Empty(t, m.Replaced, m.Name())
+		assert.Equal(t, before[m.Name()], simNames(t, filepath.Join(dir, m.Dir)), m.Name())
+	}
+
+	// The teacher fixes C's command in the same file and plays C's matches
+	// again (C passes the check first).
 	replayLeagueConfig(t, conf, map[string]string{"A": "team", "B": "team", "C": "submitter"}, 1, 0)
 	var stdout, stderr bytes.Buffer
 	r = startLeague(t, "-dir", dir, "-replay-team", "C", "-parallel", "2")
 	require.Equal(t, 0, r.wait(t))
 	out := r.output(t)
+	assert.Contains(t, out, "checked 1 teams")
 	assert.Contains(t, out, "set aside: matches/001-A-C → matches/001-A-C.replaced-1")
 	assert.Contains(t, out, "set aside: matches/002-B-C → matches/002-B-C.replaced-1")
 	started := r.childPIDs(t)

@@ -430,8 +430,8 @@ func TestDocs_LeagueReplayAndRoundsCommandsRun(t *testing.T) {
 
 // assertLeagueCurrent checks that every match of the league in dir is
 // finished in its current folder and that the standings count those
-// folders' simulations only.
-func assertLeagueCurrent(t *testing.T, dir string) {
+// folders' simulations only; it returns the plan and the standings file.
+func assertLeagueCurrent(t *testing.T, dir string) (*league.Plan, tournament.StandingsFile) {
 	t.Helper()
 	plan, err := league.ReadPlan(dir)
 	require.NoError(t, err)
@@ -447,5 +447,6 @@ func assertLeagueCurrent(t *testing.T, dir string) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &file))
 	assert.Equal(t, len(sims), file.Simulations)
-	assert.Equal(t, league.Standings(plan.Teams, sims, time.Now()).Standings, file.Standings)
+	assert.Equal(t, league.Standings(plan.Teams, sims, time.Now()).Standings, file.Standings, "the standings are those of every match's results")
+	return plan, file
 }

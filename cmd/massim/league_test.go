@@ -64,6 +64,9 @@ func startLeague(t *testing.T, args ...string) *leagueRun {
 	require.NoError(t, err)
 	cmd := exec.Command(buildMassim(t), append([]string{"league", "-log-format", "json"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// A failed check of the team commands keeps its logs in a temporary
+	// folder for the organiser: the test's, not the machine's /tmp.
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	require.NoError(t, cmd.Start())
 	r := &leagueRun{cmd: cmd, log: logFile.Name()}
 	t.Cleanup(func() {

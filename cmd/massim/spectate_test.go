@@ -48,7 +48,9 @@ func TestDemo_MonitorFallsBackToAFreePortWhenTaken(t *testing.T) {
 	require.NoError(t, err)
 	defer taken.Close()
 	var out, errOut bytes.Buffer
-	code := run([]string{"demo", "-monitor", taken.Addr().String(), "-pace", "0", "-linger=false"}, &out, &errOut)
+	// -dir: without it the demo keeps its results in a new folder of the
+	// machine's temporary folder, for a person to look at.
+	code := run([]string{"demo", "-monitor", taken.Addr().String(), "-pace", "0", "-linger=false", "-dir", t.TempDir()}, &out, &errOut)
 	require.Equal(t, 0, code, "stderr: %s", errOut.String())
 	m := regexp.MustCompile(`monitor: http://127\.0\.0\.1:(\d+)/`).FindStringSubmatch(out.String())
 	require.NotNil(t, m, out.String())

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/massim-go/massim/tournament"
 )
 
 // Outcome is one team's result against another in a match, as the cross
@@ -103,17 +105,12 @@ func meet(m *Match, team, opponent string) (Meeting, bool) {
 		}
 		out.Scores[0] += mine
 		out.Scores[1] += theirs
-		switch {
-		case gone[0] && gone[1]:
+		res := tournament.Against(mine, theirs, gone[0], gone[1])
+		if res == tournament.NoResult {
 			continue // not played: counts for neither
-		case gone[1] || !gone[0] && mine > theirs:
-			out.Points[0] += 3
-		case gone[0] || mine < theirs:
-			out.Points[1] += 3
-		default:
-			out.Points[0]++
-			out.Points[1]++
 		}
+		out.Points[0] += res.Points()
+		out.Points[1] += res.Opposite().Points()
 		out.Counted++
 	}
 	switch {

@@ -24,6 +24,58 @@ const (
 	PointsLoss = 0
 )
 
+// Result is one team's result against one other team of a simulation.
+type Result int
+
+const (
+	NoResult Result = iota // both forfeited: no result between them
+	Win
+	Draw
+	Loss
+)
+
+// Against is the result of a team with score against a team with other in
+// one simulation; gone and otherGone say who forfeited it (none of its
+// agents connected): a forfeit loses to a team that was there, whatever
+// the scores, and two forfeits make no result (docs/leagues.md,
+// "Forfeits"). The one rule of the standings, the cross table and the team
+// pages.
+func Against(score, other int64, gone, otherGone bool) Result {
+	switch {
+	case gone && otherGone:
+		return NoResult
+	case gone:
+		return Loss
+	case otherGone || score > other:
+		return Win
+	case score == other:
+		return Draw
+	}
+	return Loss
+}
+
+// Points are the tournament points of the result.
+func (r Result) Points() int {
+	switch r {
+	case Win:
+		return PointsWin
+	case Draw:
+		return PointsDraw
+	}
+	return PointsLoss
+}
+
+// Opposite is the other team's result of the same meeting.
+func (r Result) Opposite() Result {
+	switch r {
+	case Win:
+		return Loss
+	case Loss:
+		return Win
+	}
+	return r
+}
+
 // Scoring describes the points scheme in the standings file.
 const Scoring = "pairwise: against each other team of a simulation, higher score = win (3), equal = draw (1), lower = loss (0); " +
 	"a team none of whose agents connected forfeits: a loss for it, a win for each team that was there; a simulation every team forfeited counts for nobody"
@@ -83,26 +135,19 @@ func ComputeStandings(teams []string, sims []SimRecord) []Standing {
 			r.Played++
 			r.Score += a.Score
 			for j, b := range sim.Scores {
-				switch {
-				case i == j:
-				case sim.Forfeited(a.Team) && sim.Forfeited(b.Team):
-					// Neither was there: no result between them.
-				case sim.Forfeited(a.Team):
-					r.Losses++
-					r.Points += PointsLoss
-				case sim.Forfeited(b.Team):
-					r.Wins++
-					r.Points += PointsWin
-				case a.Score > b.Score:
-					r.Wins++
-					r.Points += PointsWin
-				case a.Score == b.Score:
-					r.Draws++
-					r.Points += PointsDraw
-				default:
-					r.Losses++
-					r.Points += PointsLoss
+				if i == j {
+					continue
 				}
+				res := Against(a.Score, b.Score, sim.Forfeited(a.Team), sim.Forfeited(b.Team))
+				switch res {
+				case Win:
+					r.Wins++
+				case Draw:
+					r.Draws++
+				case Loss:
+					r.Losses++
+				}
+				r.Points += res.Points()
 			}
 		}
 	}

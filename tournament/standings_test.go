@@ -116,3 +116,25 @@ func TestStandingsFile_IsWrittenAtomicallyAsJSON(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "no temporary file is left behind")
 }
+
+func TestAgainst_IsTheResultOfOneMeeting(t *testing.T) {
+	tests := []struct {
+		score, other    int64
+		gone, otherGone bool
+		want            Result
+		points          int
+	}{
+		{10, 5, false, false, Win, PointsWin},
+		{5, 5, false, false, Draw, PointsDraw},
+		{5, 10, false, false, Loss, PointsLoss},
+		{0, 40, false, true, Win, PointsWin},   // the other forfeited: its score does not count
+		{40, 0, true, false, Loss, PointsLoss}, // forfeited: a loss whatever the score
+		{0, 0, true, true, NoResult, 0},
+	}
+	for _, tc := range tests {
+		got := Against(tc.score, tc.other, tc.gone, tc.otherGone)
+		assert.Equal(t, tc.want, got, "%+v", tc)
+		assert.Equal(t, tc.points, got.Points(), "%+v", tc)
+		assert.Equal(t, got.Opposite(), Against(tc.other, tc.score, tc.otherGone, tc.gone), "%+v: the other side", tc)
+	}
+}

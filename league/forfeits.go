@@ -20,9 +20,6 @@ type Absent struct {
 	tournament.Absence
 }
 
-// Forfeited reports whether the team forfeited the simulation.
-func (a Absent) Forfeited() bool { return a.Absence.Forfeited() }
-
 // AbsencesOf reads the absences a match's folder records, in the order of
 // its simulations (none when its manifest cannot be read: a match not
 // played yet).

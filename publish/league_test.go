@@ -137,7 +137,7 @@ func TestPublish_ALeagueIsNumberedByItsPlan(t *testing.T) {
 	assert.Equal(t, []string{
 		`Simulation 1 · demo 40×40: Mine played with 2 of 5 agents (3 agents did not log in)`}, site.Matches[3].Notes())
 	assert.Equal(t, []string{
-		`Simulation 1 · demo 40×40: Mine forfeited (none of its 5 agents connected: program "mine-agents" not found)`},
+		`Simulation 1 · demo 40×40: Mine forfeited (program "mine-agents" not found)`},
 		site.Matches[0].Notes())
 
 	played := map[string]int{}
@@ -203,4 +203,18 @@ func TestPublish_AMatchSetAsideAndNotYetPlayedAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(page), `<span class="tag">not played yet</span> <span class="tag rep">to be played again</span>`)
 	assert.Contains(t, string(page), `To be played again (-replay-team B): an earlier play (A 1 : 1 B), set aside 2026-12-06 10:00 UTC, does not count.`)
+}
+
+// The site says an absence in the league's words: the server's reason
+// already names the agents, so it is said once.
+func TestMatchNotes_SayTheAbsenceAsTheLeagueDoes(t *testing.T) {
+	m := Match{Sims: []*Sim{{Number: 1, Map: "demo 40×40", Teams: []string{"A", "B"}, Forfeit: []string{"B"},
+		Absences: []tournament.Absence{
+			{Team: "A", Connected: 3, Agents: 5, Reason: "never connected: agentA4, agentA5"},
+			{Team: "B", Connected: 0, Agents: 5, Reason: "none of its 5 agents connected"},
+		}}}}
+	assert.Equal(t, []string{
+		"Simulation 1 · demo 40×40: A played with 3 of 5 agents (never connected: agentA4, agentA5)",
+		"Simulation 1 · demo 40×40: B forfeited (none of its 5 agents connected)",
+	}, m.Notes())
 }

@@ -36,30 +36,20 @@ func (m *Match) Partial() []string {
 }
 
 // Notes are the match's absences in words, one line per team and
-// simulation: "Simulation 1: Mine forfeited (none of its 5 agents
-// connected: …)", "Simulation 2: Mine played with 3 of 5 agents (…)".
+// simulation, as the league says them on the console and in
+// standings.txt (tournament.DescribeAbsence): "Simulation 1: Mine
+// forfeited (program "x" not found)", "Simulation 2: Mine played with 3 of
+// 5 agents (never connected: …)".
 func (m *Match) Notes() []string {
 	var out []string
 	for _, s := range m.Sims {
 		for _, t := range s.Forfeit {
-			line := fmt.Sprintf("%s: %s forfeited (no agent connected", s.Label(), t)
-			if a := s.absence(t); a != nil {
-				line = fmt.Sprintf("%s: %s forfeited (none of its %d agents connected", s.Label(), t, a.Agents)
-				if a.Reason != "" {
-					line += ": " + a.Reason
-				}
+			if s.absence(t) == nil { // a record without the absence's details
+				out = append(out, fmt.Sprintf("%s: %s forfeited (no agent connected)", s.Label(), t))
 			}
-			out = append(out, line+")")
 		}
 		for _, a := range s.Absences {
-			if slices.Contains(s.Forfeit, a.Team) {
-				continue
-			}
-			line := fmt.Sprintf("%s: %s played with %d of %d agents", s.Label(), a.Team, a.Connected, a.Agents)
-			if a.Reason != "" {
-				line += " (" + a.Reason + ")"
-			}
-			out = append(out, line)
+			out = append(out, s.Label()+": "+tournament.DescribeAbsence(a))
 		}
 	}
 	return out

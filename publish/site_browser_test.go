@@ -50,7 +50,7 @@ func TestClassSite_IndexFilterAndMarks(t *testing.T) {
 	assert.Equal(t, "Match 3 · Mine vs Alpha round 1: Mine 1 : 1 Alpha · draw agents missing · result file", heads[3])
 	assert.Equal(t, "Match 6 · Mine vs Builders round 2: Mine 0 : 3 Builders · Builders won played again · result file", heads[6])
 	assert.Equal(t, "Match 11 · Beta vs Alpha round 2: not played yet", heads[11])
-	assert.Equal(t, []string{`Simulation 1 · demo 40×40: Mine forfeited (none of its 5 agents connected: program "mine-agents" not found)`},
+	assert.Equal(t, []string{`Simulation 1 · demo 40×40: Mine forfeited (program "mine-agents" not found)`},
 		visibleText(page, "#match-0 .note"))
 	assert.Equal(t, []string{"Simulation 1 · demo 40×40: Mine played with 2 of 5 agents (3 agents did not log in)"},
 		visibleText(page, "#match-3 .note"))
@@ -117,7 +117,7 @@ func TestClassSite_TeamPageAndCrossTable(t *testing.T) {
 	assert.Equal(t, "Match 6 · Mine vs Builders 2 Builders loss 0 : 3 0 : 50 played again", rows[4])
 	notes := visibleText(page, ".note")
 	require.Len(t, notes, 3)
-	assert.Contains(t, notes[0], "Mine forfeited (none of its 5 agents connected")
+	assert.Contains(t, notes[0], `Mine forfeited (program "mine-agents" not found)`)
 	assert.Contains(t, notes[2], "Played again (-replay-team Builders)")
 	click(t, page, "table.meetings", "Match 3 · Mine vs Alpha", "/#match-3") // Go's file server answers index.html with its folder
 	assert.Equal(t, "Match 3 · Mine vs Alpha round 1: Mine 1 : 1 Alpha · draw agents missing · result file",

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,11 +27,13 @@ import (
 	"github.com/massim-go/massim/ladder/season"
 )
 
-// inProcessConfig is a season of small matches; teams name → password.
+// inProcessConfig is a season of small matches; teams name → password,
+// written in the order of their names (the registry keeps the config's
+// order, which a map's would make random).
 func inProcessConfig(teams map[string]string) string {
 	var entries []string
-	for name, pw := range teams {
-		entries = append(entries, fmt.Sprintf(`%q: {"prefix": "agent", "password": %q}`, name, pw))
+	for _, name := range slices.Sorted(maps.Keys(teams)) {
+		entries = append(entries, fmt.Sprintf(`%q: {"prefix": "agent", "password": %q}`, name, teams[name]))
 	}
 	return fmt.Sprintf(`{
  "server": {"agentTimeout": 1000, "teamQuietTime": 500, "logLevel": "error"},
